@@ -1,0 +1,145 @@
+package io.kvd.codec;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * RESP2 encoding straight into a {@link ByteBuf}: replies for the server, requests for clients.
+ *
+ * <p>Nothing here allocates per call on the hot path: the common replies are shared pre-encoded
+ * bytes, integers and lengths are written digit by digit, strings are written as ASCII.
+ */
+public final class RespWriter {
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] OK = ascii("+OK\r\n");
+    private static final byte[] PONG = ascii("+PONG\r\n");
+    private static final byte[] NULL_BULK = ascii("$-1\r\n");
+    private static final byte[] NULL_ARRAY = ascii("*-1\r\n");
+    private static final byte[] EMPTY_ARRAY = ascii("*0\r\n");
+
+    /** Redis shares the replies for 0..9999 (OBJ_SHARED_INTEGERS); so do we for the integers clients see most. */
+    private static final int SHARED_INTEGERS = 10_000;
+    private static final byte[][] INTEGER_REPLIES = new byte[SHARED_INTEGERS][];
+    private static final byte[][] BULK_HEADERS = new byte[SHARED_INTEGERS][];
+    private static final byte[][] ARRAY_HEADERS = new byte[SHARED_INTEGERS][];
+
+    static {
+        for (int i = 0; i < SHARED_INTEGERS; i++) {
+            INTEGER_REPLIES[i] = ascii(":" + i + "\r\n");
+            BULK_HEADERS[i] = ascii("$" + i + "\r\n");
+            ARRAY_HEADERS[i] = ascii("*" + i + "\r\n");
+        }
+    }
+
+    private RespWriter() {
+    }
+
+    public static void writeOk(ByteBuf out) {
+        out.writeBytes(OK);
+    }
+
+    public static void writePong(ByteBuf out) {
+        out.writeBytes(PONG);
+    }
+
+    /** {@code +text\r\n}; the text must hold no CR or LF (callers pass fixed words or sanitized text). */
+    public static void writeSimpleString(ByteBuf out, String text) {
+        out.writeByte('+');
+        out.writeCharSequence(text, StandardCharsets.UTF_8);
+        out.writeBytes(CRLF);
+    }
+
+    /** {@code -message\r\n}; the message starts with its code, as in {@code ERR syntax error}. */
+    public static void writeError(ByteBuf out, String message) {
+        out.writeByte('-');
+        out.writeCharSequence(message, StandardCharsets.UTF_8);
+        out.writeBytes(CRLF);
+    }
+
+    public static void writeInteger(ByteBuf out, long value) {
+        if (value >= 0 && value < SHARED_INTEGERS) {
+            out.writeBytes(INTEGER_REPLIES[(int) value]);
+            return;
+        }
+        out.writeByte(':');
+        writeDecimal(out, value);
+        out.writeBytes(CRLF);
+    }
+
+    public static void writeBulk(ByteBuf out, byte[] value) {
+        writeBulk(out, value, 0, value.length);
+    }
+
+    public static void writeBulk(ByteBuf out, byte[] value, int offset, int length) {
+        writeLength(out, BULK_HEADERS, '$', length);
+        out.writeBytes(value, offset, length);
+        out.writeBytes(CRLF);
+    }
+
+    /** A bulk string holding {@code text} in UTF-8. */
+    public static void writeBulk(ByteBuf out, String text) {
+        writeBulk(out, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static void writeNullBulk(ByteBuf out) {
+        out.writeBytes(NULL_BULK);
+    }
+
+    public static void writeArrayHeader(ByteBuf out, int count) {
+        if (count == 0) {
+            out.writeBytes(EMPTY_ARRAY);
+            return;
+        }
+        writeLength(out, ARRAY_HEADERS, '*', count);
+    }
+
+    public static void writeNullArray(ByteBuf out) {
+        out.writeBytes(NULL_ARRAY);
+    }
+
+    /** A request as clients send it: an array of bulk strings. */
+    public static void writeCommand(ByteBuf out, byte[]... args) {
+        writeArrayHeader(out, args.length);
+        for (byte[] arg : args) {
+            writeBulk(out, arg);
+        }
+    }
+
+    private static void writeLength(ByteBuf out, byte[][] shared, char type, int length) {
+        if (length < SHARED_INTEGERS) {
+            out.writeBytes(shared[length]);
+            return;
+        }
+        out.writeByte(type);
+        writeDecimal(out, length);
+        out.writeBytes(CRLF);
+    }
+
+    /** Writes the decimal digits of {@code value} without going through a String. */
+    static void writeDecimal(ByteBuf out, long value) {
+        if (value == Long.MIN_VALUE) {
+            out.writeCharSequence("-9223372036854775808", StandardCharsets.US_ASCII);
+            return;
+        }
+        if (value < 0) {
+            out.writeByte('-');
+            value = -value;
+        }
+        int digits = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            digits++;
+        }
+        int end = out.writerIndex() + digits;
+        out.ensureWritable(digits);
+        for (int i = end - 1; i >= out.writerIndex(); i--) {
+            out.setByte(i, (int) ('0' + value % 10));
+            value /= 10;
+        }
+        out.writerIndex(end);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}
