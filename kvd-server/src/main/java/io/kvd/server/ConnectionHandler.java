@@ -1,0 +1,154 @@
+package io.kvd.server;
+
+import io.kvd.codec.RespDecoder;
+import io.kvd.codec.RespProtocolError;
+import io.kvd.server.command.Client;
+import io.kvd.server.command.CommandTable;
+import io.kvd.server.command.ServerState;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * One connection's request path, after {@link RespDecoder} has cut the bytes into commands:
+ * run each command in order, write its reply without flushing, and leave the flush to the end
+ * of the event-loop iteration ({@link IterationFlush}). Pauses reading while the client's
+ * unsent output is above {@code client-output-soft-limit}.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Client.Connection {
+    private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
+
+    private final ServerState server;
+    private final CommandTable commands;
+    private final IterationFlush flush;
+    private final RespDecoder decoder;
+    private ChannelHandlerContext ctx;
+    private Client client;
+    private boolean queuedForFlush;
+    private boolean paused;
+
+    ConnectionHandler(ServerState server, CommandTable commands, IterationFlush flush, RespDecoder decoder) {
+        this.server = server;
+        this.commands = commands;
+        this.flush = flush;
+        this.decoder = decoder;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.client = new Client(server, ctx.alloc(), this);
+        server.clients().put(client.id(), client);
+        server.stats().connectionsReceived++;
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        server.clients().remove(client.id());
+        client.reply().discard();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (client.isClosingAfterReply()) {
+            return;
+        }
+        if (!flush.isScheduled()) {
+            // First command of this iteration: read the clock once for the whole batch.
+            server.keyspace().setTime(System.currentTimeMillis());
+        }
+        if (msg instanceof byte[][] argv) {
+            commands.call(client, argv);
+        } else {
+            RespProtocolError error = (RespProtocolError) msg;
+            server.stats().protocolErrors++;
+            client.reply().error(error.message());
+            client.closeAfterReply();
+        }
+        if (!queuedForFlush) {
+            queuedForFlush = true;
+            flush.add(this);
+        }
+        if (!paused && outputAboveSoftLimit()) {
+            paused = true;
+            server.stats().readPauses++;
+            decoder.pause();
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        resumeIfDrained();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("closing client {}: {}", remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    /** Hands this iteration's replies to the socket; called once per iteration by {@link IterationFlush}. */
+    void flush() {
+        queuedForFlush = false;
+        ByteBuf out = client.reply().take();
+        if (out != null) {
+            if (client.isClosingAfterReply()) {
+                ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            ctx.writeAndFlush(out, ctx.voidPromise());
+        }
+        resumeIfDrained();
+    }
+
+    /**
+     * Resumes reading once the output drained, and at once runs the complete commands the decoder
+     * already holds: no read event will come for bytes that were already read.
+     */
+    private void resumeIfDrained() {
+        if (paused && !outputAboveSoftLimit() && ctx.channel().isActive()) {
+            paused = false;
+            ctx.channel().config().setAutoRead(true);
+            decoder.resume();
+        }
+    }
+
+    private boolean outputAboveSoftLimit() {
+        // The channel's write-buffer high water mark is the soft limit (see KvdServer), so an
+        // unwritable channel has more than the limit queued in the socket's outbound buffer.
+        return client.reply().pendingBytes() >= server.config().clientOutputSoftLimit()
+                || !ctx.channel().isWritable();
+    }
+
+    @Override
+    public String remoteAddress() {
+        return format(ctx.channel().remoteAddress());
+    }
+
+    @Override
+    public String localAddress() {
+        return format(ctx.channel().localAddress());
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+    }
+
+    private static String format(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            return inet.getAddress().getHostAddress() + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

@@ -1,0 +1,155 @@
+package io.kvd.server;
+
+import io.kvd.codec.RespDecoder;
+import io.kvd.server.command.CommandTable;
+import io.kvd.server.command.ServerState;
+import io.kvd.server.command.Version;
+import io.kvd.server.config.Config;
+import io.kvd.server.store.Keyspace;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SingleThreadEventLoop;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running kvd: one event loop thread that accepts connections, serves every one of them and
+ * runs the cron (active expiry). Start with {@link #start}, stop with {@link #close} or SHUTDOWN.
+ */
+public final class KvdServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KvdServer.class);
+    /** Redis's default tcp-backlog. */
+    private static final int BACKLOG = 511;
+
+    private final Config config;
+    private final EventLoopGroup group;
+    private final SingleThreadEventLoop loop;
+    private final ServerState state;
+    private final List<Channel> listeners = new ArrayList<>();
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    private ScheduledFuture<?> cron;
+    private int port;
+
+    private KvdServer(Config config, Transport transport) {
+        this.config = config;
+        this.group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
+        this.loop = (SingleThreadEventLoop) group.next();
+        Keyspace keyspace = new Keyspace(System.nanoTime());
+        this.state = new ServerState(keyspace, config, this::closeAsync);
+    }
+
+    /** Binds every address of {@code bind} and starts serving; returns once the server listens. */
+    public static KvdServer start(Config config) throws InterruptedException {
+        Transport transport = Transport.select(config.transport());
+        KvdServer server = new KvdServer(config, transport);
+        try {
+            server.bind(transport);
+        } catch (RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    /** The TCP port served (the bound one when {@code port} is 0). */
+    public int port() {
+        return port;
+    }
+
+    /** Completes once the server has stopped, by {@link #close} or SHUTDOWN. */
+    public CompletableFuture<Void> closed() {
+        return closed;
+    }
+
+    /** Stops accepting, closes every connection, stops the event loop; waits for all of it. */
+    @Override
+    public void close() {
+        closeAsync();
+        closed.join();
+    }
+
+    private void closeAsync() {
+        if (loop.isShuttingDown()) {
+            return;
+        }
+        loop.execute(() -> {
+            if (cron != null) {
+                cron.cancel(false);
+            }
+            listeners.forEach(Channel::close);
+            state.clients().values().forEach(c -> c.connection().close());
+        });
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).addListener(f -> {
+            log.info("kvd stopped");
+            closed.complete(null);
+        });
+    }
+
+    private void bind(Transport transport) throws InterruptedException {
+        CommandTable commands = new CommandTable();
+        IterationFlush flush = new IterationFlush(loop);
+        long softLimit = config.clientOutputSoftLimit();
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(transport.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark((int) Math.min(softLimit / 2, Integer.MAX_VALUE / 2),
+                                (int) Math.min(softLimit, Integer.MAX_VALUE)))
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        RespDecoder decoder = new RespDecoder(config.protoMaxBulkLen());
+                        ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, decoder));
+                    }
+                });
+
+        int requestedPort = config.port();
+        for (String address : config.bind()) {
+            boolean optional = address.startsWith("-");
+            String host = optional ? address.substring(1) : address;
+            try {
+                Channel channel = bootstrap.bind(host, port != 0 ? port : requestedPort).sync().channel();
+                listeners.add(channel);
+                port = ((InetSocketAddress) channel.localAddress()).getPort();
+            } catch (Exception e) {
+                if (!optional) {
+                    throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e, e);
+                }
+                log.warn("could not listen on optional address {}: {}", host, e.toString());
+            }
+        }
+        state.listening(port, transport.configName());
+        loop.execute(this::scheduleCron);
+        config.onChange(name -> {
+            if (name.equals(Config.HZ)) {
+                scheduleCron();
+            }
+        });
+        log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
+                String.join(" ", config.bind()), port, ProcessHandle.current().pid());
+    }
+
+    private void scheduleCron() {
+        if (cron != null) {
+            cron.cancel(false);
+        }
+        long periodMicros = 1_000_000L / config.hz();
+        cron = loop.scheduleAtFixedRate(() -> state.expiryCycle().run(System.currentTimeMillis(), config.hz()),
+                periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+    }
+}

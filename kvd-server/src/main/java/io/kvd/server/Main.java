@@ -1,0 +1,83 @@
+package io.kvd.server;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.OutputStreamAppender;
+import io.kvd.server.config.Config;
+import io.kvd.server.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code java -jar kvd.jar [config-file] [--name value ...]}, as redis-server takes them: the
+ * options override the file. SIGTERM and SIGINT stop the server cleanly and exit 0.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        List<String> argList = Arrays.asList(args);
+        Path file = null;
+        if (!argList.isEmpty() && !argList.get(0).startsWith("--")) {
+            file = Path.of(argList.get(0));
+            argList = argList.subList(1, argList.size());
+        }
+        Config config;
+        try {
+            config = Config.load(file, argList);
+        } catch (ConfigException e) {
+            System.err.println("kvd: bad configuration: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        configureLogging(config);
+        Logger log = LoggerFactory.getLogger(Main.class);
+
+        KvdServer server;
+        try {
+            server = KvdServer.start(config);
+        } catch (RuntimeException e) {
+            log.error("kvd cannot start: {}", e.getMessage());
+            System.exit(1);
+            return;
+        }
+        // A shutdown hook would run too late to choose the exit code; handling the signals lets
+        // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
+        Signal.handle(new Signal("TERM"), s -> server.close());
+        Signal.handle(new Signal("INT"), s -> server.close());
+        server.closed().join();
+        System.exit(0);
+    }
+
+    /** Applies {@code loglevel} (Redis's words) and {@code logfile} ("" is standard output). */
+    private static void configureLogging(Config config) {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(switch (config.loglevel()) {
+            case "debug" -> Level.TRACE;
+            case "verbose" -> Level.DEBUG;
+            case "warning" -> Level.WARN;
+            default -> Level.INFO;
+        });
+        if (!config.logfile().isEmpty()) {
+            // Same format as the console appender of logback.xml, to a file instead.
+            OutputStreamAppender<ILoggingEvent> console =
+                    (OutputStreamAppender<ILoggingEvent>) root.getAppender("CONSOLE");
+            FileAppender<ILoggingEvent> fileAppender = new FileAppender<>();
+            fileAppender.setContext(context);
+            fileAppender.setFile(config.logfile());
+            fileAppender.setEncoder(console.getEncoder());
+            fileAppender.start();
+            root.addAppender(fileAppender);
+            root.detachAppender(console);
+        }
+    }
+}

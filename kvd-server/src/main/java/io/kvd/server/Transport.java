@@ -1,0 +1,119 @@
+package io.kvd.server;
+
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.kqueue.KQueue;
+import io.netty.channel.kqueue.KQueueIoHandler;
+import io.netty.channel.kqueue.KQueueServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+
+import java.util.Locale;
+
+/** The socket layer under the event loop, chosen by the {@code transport} directive. */
+enum Transport {
+    IO_URING {
+        @Override
+        Throwable unavailabilityCause() {
+            return IoUring.isAvailable() ? null : IoUring.unavailabilityCause();
+        }
+
+        @Override
+        IoHandlerFactory ioHandlerFactory() {
+            return IoUringIoHandler.newFactory();
+        }
+
+        @Override
+        Class<? extends ServerChannel> serverChannel() {
+            return IoUringServerSocketChannel.class;
+        }
+    },
+    EPOLL {
+        @Override
+        Throwable unavailabilityCause() {
+            return Epoll.isAvailable() ? null : Epoll.unavailabilityCause();
+        }
+
+        @Override
+        IoHandlerFactory ioHandlerFactory() {
+            return EpollIoHandler.newFactory();
+        }
+
+        @Override
+        Class<? extends ServerChannel> serverChannel() {
+            return EpollServerSocketChannel.class;
+        }
+    },
+    KQUEUE {
+        @Override
+        Throwable unavailabilityCause() {
+            return KQueue.isAvailable() ? null : KQueue.unavailabilityCause();
+        }
+
+        @Override
+        IoHandlerFactory ioHandlerFactory() {
+            return KQueueIoHandler.newFactory();
+        }
+
+        @Override
+        Class<? extends ServerChannel> serverChannel() {
+            return KQueueServerSocketChannel.class;
+        }
+    },
+    NIO {
+        @Override
+        Throwable unavailabilityCause() {
+            return null;
+        }
+
+        @Override
+        IoHandlerFactory ioHandlerFactory() {
+            return NioIoHandler.newFactory();
+        }
+
+        @Override
+        Class<? extends ServerChannel> serverChannel() {
+            return NioServerSocketChannel.class;
+        }
+    };
+
+    /** Null when this transport can run here, else why not. */
+    abstract Throwable unavailabilityCause();
+
+    abstract IoHandlerFactory ioHandlerFactory();
+
+    abstract Class<? extends ServerChannel> serverChannel();
+
+    /** The directive's spelling: {@code io_uring}, {@code epoll}, ... */
+    String configName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The transport the directive names; {@code auto} takes the first available of io_uring,
+     * epoll, kqueue and nio.
+     *
+     * @throws IllegalStateException naming the cause when a transport asked for by name is unavailable
+     */
+    static Transport select(String configName) {
+        if (configName.equals("auto")) {
+            for (Transport t : values()) {
+                if (t.unavailabilityCause() == null) {
+                    return t;
+                }
+            }
+        }
+        Transport t = valueOf(configName.toUpperCase(Locale.ROOT));
+        Throwable cause = t.unavailabilityCause();
+        if (cause != null) {
+            throw new IllegalStateException("transport " + configName + " is not available here: " + cause, cause);
+        }
+        return t;
+    }
+}

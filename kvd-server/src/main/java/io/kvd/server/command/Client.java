@@ -1,0 +1,112 @@
+package io.kvd.server.command;
+
+import io.kvd.server.store.Keyspace;
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * One connected client as commands see it: its identity (CLIENT ID/SETNAME/SETINFO), its pending
+ * replies and the server around it. The connection it came in on stays behind {@link Connection}.
+ */
+public final class Client {
+    /** What commands may do to the connection itself. */
+    public interface Connection {
+        String remoteAddress();
+
+        String localAddress();
+
+        /** Closes the connection now, dropping unsent replies (CLIENT KILL). */
+        void close();
+    }
+
+    private final long id;
+    private final ServerState server;
+    private final Reply reply;
+    private final Connection connection;
+    private final long createdAtMs;
+    private String name = "";
+    private String libName = "";
+    private String libVersion = "";
+    private String lastCommand = "NULL";
+    private long lastInteractionMs;
+    private boolean closeAfterReply;
+
+    public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
+        this.id = server.nextClientId();
+        this.server = server;
+        this.reply = new Reply(allocator);
+        this.connection = connection;
+        this.createdAtMs = System.currentTimeMillis();
+        this.lastInteractionMs = createdAtMs;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public ServerState server() {
+        return server;
+    }
+
+    public Keyspace keyspace() {
+        return server.keyspace();
+    }
+
+    public Reply reply() {
+        return reply;
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    public long createdAtMs() {
+        return createdAtMs;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void setLibName(String libName) {
+        this.libName = libName;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void setLibVersion(String libVersion) {
+        this.libVersion = libVersion;
+    }
+
+    public String lastCommand() {
+        return lastCommand;
+    }
+
+    public long lastInteractionMs() {
+        return lastInteractionMs;
+    }
+
+    /** Records the command about to run, for CLIENT LIST's cmd and idle fields. */
+    public void interacted(String command, long nowMs) {
+        this.lastCommand = command;
+        this.lastInteractionMs = nowMs;
+    }
+
+    /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */
+    public void closeAfterReply() {
+        closeAfterReply = true;
+    }
+
+    public boolean isClosingAfterReply() {
+        return closeAfterReply;
+    }
+}

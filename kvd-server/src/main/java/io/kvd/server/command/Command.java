@@ -1,0 +1,36 @@
+package io.kvd.server.command;
+
+import java.util.Set;
+
+/**
+ * One row of the command table, as Redis's COMMAND INFO describes it.
+ *
+ * @param name     lower-case name
+ * @param arity    exact argument count including the name, or -N for "at least N"
+ * @param flags    Redis's command flags
+ * @param firstKey position of the first key (0: no keys)
+ * @param lastKey  position of the last key (-1: the last argument)
+ * @param step     distance between keys
+ */
+public record Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
+                      CommandHandler handler) {
+
+    public enum Flag {
+        WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,
+        SKIP_SLOWLOG, ASKING, FAST, NO_AUTH, MAY_REPLICATE, SENTINEL, ONLY_SENTINEL, NO_MANDATORY_KEYS,
+        PROTECTED, NO_ASYNC_LOADING, NO_MULTI, MOVABLE_KEYS, ALLOW_BUSY;
+
+        /** The name COMMAND INFO prints, e.g. {@code skip_monitor}. */
+        public String replyName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public boolean arityMatches(int argc) {
+        return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    public boolean has(Flag flag) {
+        return flags.contains(flag);
+    }
+}

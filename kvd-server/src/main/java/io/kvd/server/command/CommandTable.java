@@ -1,0 +1,112 @@
+package io.kvd.server.command;
+
+import io.kvd.server.command.Command.Flag;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.kvd.server.command.Command.Flag.*;
+
+/**
+ * Every command kvd implements, with its arity, flags and key positions (as Redis's COMMAND INFO
+ * reports them), and the dispatch: look up, check arity, run. Reading this file lists what kvd does.
+ */
+public final class CommandTable {
+    private static final List<Command> COMMANDS = List.of(
+            // connection
+            command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, ConnectionCommands::ping),
+            command("echo", 2, flags(FAST), 0, 0, 0, ConnectionCommands::echo),
+            command("quit", -1, flags(ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH), 0, 0, 0, ConnectionCommands::quit),
+            command("select", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::select),
+
+            // strings
+            command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
+            command("set", -3, flags(WRITE, DENYOOM), 1, 1, 1, StringCommands::set),
+            command("incr", 2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incr),
+
+            // keys
+            command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del)
+    );
+
+    private final Command[] slots;
+
+    public CommandTable() {
+        slots = new Command[Integer.highestOneBit(COMMANDS.size() * 4) * 2];
+        for (Command c : COMMANDS) {
+            byte[] name = Args.bytes(c.name());
+            int i = hash(name) & (slots.length - 1);
+            while (slots[i] != null) {
+                i = (i + 1) & (slots.length - 1);
+            }
+            slots[i] = c;
+        }
+    }
+
+    public List<Command> all() {
+        return COMMANDS;
+    }
+
+    /** The command named by {@code name} in any case, or null; allocates nothing. */
+    public Command lookup(byte[] name) {
+        int i = hash(name) & (slots.length - 1);
+        for (Command c; (c = slots[i]) != null; i = (i + 1) & (slots.length - 1)) {
+            if (Args.is(name, c.name())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs one command for the client, replying with Redis's error for an unknown command or a
+     * wrong argument count. Returns the command that ran, or null.
+     */
+    public Command call(Client client, byte[][] argv) {
+        Command command = lookup(argv[0]);
+        if (command == null) {
+            client.reply().error(unknownCommand(argv));
+            return null;
+        }
+        if (!command.arityMatches(argv.length)) {
+            client.reply().error(Errors.wrongArity(command.name()));
+            return null;
+        }
+        try {
+            command.handler().execute(client, argv);
+        } catch (CommandError e) {
+            client.reply().error(e.getMessage());
+        }
+        return command;
+    }
+
+    /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */
+    private static String unknownCommand(byte[][] argv) {
+        StringBuilder args = new StringBuilder();
+        for (int i = 1; i < argv.length && args.length() < 128; i++) {
+            String arg = Args.utf8(argv[i]);
+            args.append('\'').append(arg, 0, Math.min(arg.length(), 128 - args.length())).append("' ");
+        }
+        String name = Args.utf8(argv[0]);
+        return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
+                + "', with args beginning with: " + args;
+    }
+
+    private static int hash(byte[] name) {
+        int h = 0;
+        for (byte b : name) {
+            h = 31 * h + Args.toLower(b);
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private static Command command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
+                                   CommandHandler handler) {
+        return new Command(name, arity, flags, firstKey, lastKey, step, handler);
+    }
+
+    private static Set<Flag> flags(Flag first, Flag... rest) {
+        return Collections.unmodifiableSet(EnumSet.of(first, rest));
+    }
+}

@@ -1,0 +1,18 @@
+package io.kvd.server.command;
+
+/** Error replies shared by several commands, with Redis 7's exact texts (server.c's shared objects). */
+public final class Errors {
+    public static final String SYNTAX = "ERR syntax error";
+    public static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
+    public static final String NOT_A_FLOAT = "ERR value is not a valid float";
+    public static final String OVERFLOW = "ERR increment or decrement would overflow";
+    public static final String NO_SUCH_KEY = "ERR no such key";
+    public static final String DB_INDEX_OUT_OF_RANGE = "ERR DB index is out of range";
+
+    private Errors() {
+    }
+
+    public static String wrongArity(String commandName) {
+        return "ERR wrong number of arguments for '" + commandName + "' command";
+    }
+}

@@ -1,0 +1,89 @@
+package io.kvd.server.command;
+
+import io.kvd.server.config.Config;
+import io.kvd.server.store.ActiveExpiryCycle;
+import io.kvd.server.store.Keyspace;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Everything commands may see beyond their own client: the keyspace, the configuration, the
+ * connected clients and the counters INFO reports. Owned by the event loop thread.
+ */
+public final class ServerState {
+    private final Keyspace keyspace;
+    private final ActiveExpiryCycle expiryCycle;
+    private final Config config;
+    private final Map<Long, Client> clients = new LinkedHashMap<>();
+    private final Stats stats = new Stats();
+    private final long startedAtMs = System.currentTimeMillis();
+    private final Runnable shutdown;
+    private long nextClientId = 1;
+    private int tcpPort;
+    private String transport = "none";
+
+    /** Counters INFO's stats and clients sections report. */
+    public static final class Stats {
+        public long commandsProcessed;
+        public long connectionsReceived;
+        public long readPauses;
+        public long protocolErrors;
+    }
+
+    /**
+     * @param shutdown called by SHUTDOWN, on the event loop: stops the server and ends the process
+     */
+    public ServerState(Keyspace keyspace, Config config, Runnable shutdown) {
+        this.keyspace = keyspace;
+        this.expiryCycle = new ActiveExpiryCycle(keyspace);
+        this.config = config;
+        this.shutdown = shutdown;
+    }
+
+    public Keyspace keyspace() {
+        return keyspace;
+    }
+
+    public ActiveExpiryCycle expiryCycle() {
+        return expiryCycle;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    public Map<Long, Client> clients() {
+        return clients;
+    }
+
+    public long nextClientId() {
+        return nextClientId++;
+    }
+
+    public long startedAtMs() {
+        return startedAtMs;
+    }
+
+    public void shutdown() {
+        shutdown.run();
+    }
+
+    public int tcpPort() {
+        return tcpPort;
+    }
+
+    public String transport() {
+        return transport;
+    }
+
+    /** Set once the listening sockets are bound. */
+    public void listening(int tcpPort, String transport) {
+        this.tcpPort = tcpPort;
+        this.transport = transport;
+    }
+}

@@ -1,0 +1,194 @@
+package io.kvd.server.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The server's directives: a Redis-style file ({@code name value} per line, '#' comments), then
+ * {@code --name value} options from the command line, which win. Every directive has a default;
+ * config/kvd.conf lists them all with those defaults (a test keeps the two equal).
+ *
+ * <p>Read and changed (CONFIG SET) on the event loop only.
+ */
+public final class Config {
+    public static final String PORT = "port";
+    public static final String BIND = "bind";
+    public static final String TRANSPORT = "transport";
+    public static final String HZ = "hz";
+    public static final String DIR = "dir";
+    public static final String APPENDONLY = "appendonly";
+    public static final String CLIENT_OUTPUT_SOFT_LIMIT = "client-output-soft-limit";
+    public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
+    public static final String LOGLEVEL = "loglevel";
+    public static final String LOGFILE = "logfile";
+    public static final String DATABASES = "databases";
+    public static final String SAVE = "save";
+
+    private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
+
+    static {
+        define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
+        define(new Directive(BIND, "127.0.0.1 -::1", false, Directive::words));
+        define(new Directive(TRANSPORT, "auto", false, Directive.oneOf("auto", "nio", "epoll", "io_uring", "kqueue")));
+        define(new Directive(HZ, "10", true, Directive.integer(1, 500)));
+        define(new Directive(DIR, ".", false, Directive::single));
+        define(new Directive(APPENDONLY, "no", false, Directive.oneOf("no")));
+        define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
+        define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
+        define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
+        define(new Directive(LOGFILE, "\"\"", false, Directive::single));
+        define(new Directive(DATABASES, "1", false, Directive.integer(1, 1)));
+        define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
+    }
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+    private final List<Consumer<String>> listeners = new ArrayList<>();
+
+    private Config() {
+        for (Directive d : DIRECTIVES.values()) {
+            values.put(d.name(), d.parse(Directive.split(d.defaultText())));
+        }
+    }
+
+    /** The built-in defaults. */
+    public static Config defaults() {
+        return new Config();
+    }
+
+    /**
+     * Loads a config file (null for none) and then the command-line options
+     * ({@code --name value...}), as redis-server does.
+     */
+    public static Config load(Path file, List<String> options) throws ConfigException {
+        Config config = new Config();
+        if (file != null) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new ConfigException(file + ": cannot read: " + e.getMessage());
+            }
+            for (int i = 0; i < lines.size(); i++) {
+                config.applyLine(lines.get(i), file + ":" + (i + 1));
+            }
+        }
+        StringBuilder line = new StringBuilder();
+        for (String option : options) {
+            if (option.startsWith("--")) {
+                config.applyLine(line.toString(), "command line");
+                line.setLength(0);
+                line.append(option.substring(2));
+            } else if (line.length() == 0) {
+                throw new ConfigException("command line: '" + option + "' is not an --option");
+            } else {
+                line.append(' ').append(Directive.quote(option));
+            }
+        }
+        config.applyLine(line.toString(), "command line");
+        return config;
+    }
+
+    public static Collection<Directive> directives() {
+        return DIRECTIVES.values();
+    }
+
+    public static Directive directive(String name) {
+        return DIRECTIVES.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The value as CONFIG GET shows it. */
+    public String get(String name) {
+        return values.get(name);
+    }
+
+    /**
+     * CONFIG SET: validates and applies one value, then tells the listeners.
+     *
+     * @throws IllegalArgumentException with the reason, if the value is invalid or the directive
+     *                                  cannot change at run time
+     */
+    public void set(String name, String value) {
+        Directive d = directive(name);
+        if (d == null || !d.mutable()) {
+            throw new IllegalArgumentException("can't set immutable config");
+        }
+        values.put(d.name(), d.parse(List.of(value)));
+        listeners.forEach(l -> l.accept(d.name()));
+    }
+
+    /** Called with a directive's name after CONFIG SET changed it. */
+    public void onChange(Consumer<String> listener) {
+        listeners.add(listener);
+    }
+
+    public int port() {
+        return Integer.parseInt(values.get(PORT));
+    }
+
+    /** Addresses to listen on; a leading '-' marks one whose bind failure is not fatal. */
+    public List<String> bind() {
+        return List.of(values.get(BIND).split(" "));
+    }
+
+    public String transport() {
+        return values.get(TRANSPORT);
+    }
+
+    public int hz() {
+        return Integer.parseInt(values.get(HZ));
+    }
+
+    public Path dir() {
+        return Path.of(values.get(DIR));
+    }
+
+    public long clientOutputSoftLimit() {
+        return Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
+    }
+
+    public long protoMaxBulkLen() {
+        return Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
+    }
+
+    public String loglevel() {
+        return values.get(LOGLEVEL);
+    }
+
+    public String logfile() {
+        return values.get(LOGFILE);
+    }
+
+    private void applyLine(String line, String where) throws ConfigException {
+        String trimmed = line.strip();
+        if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+            return;
+        }
+        List<String> words = Directive.split(trimmed);
+        if (words == null) {
+            throw new ConfigException(where + ": unbalanced quotes in '" + trimmed + "'");
+        }
+        String name = words.get(0).toLowerCase(Locale.ROOT);
+        Directive d = DIRECTIVES.get(name);
+        if (d == null) {
+            throw new ConfigException(where + ": unknown directive '" + name + "'");
+        }
+        try {
+            values.put(name, d.parse(words.subList(1, words.size())));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + ": " + name + ": " + e.getMessage());
+        }
+    }
+
+    private static void define(Directive d) {
+        DIRECTIVES.put(d.name(), d);
+    }
+}

@@ -1,0 +1,144 @@
+package io.kvd.server.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * One configuration directive: its default as written in kvd.conf, whether CONFIG SET may change
+ * it, and how its words become the normalized value CONFIG GET shows (or why they cannot).
+ */
+public record Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser) {
+
+    /** Normalizes the words after the name; IllegalArgumentException says what is wrong. */
+    public String parse(List<String> words) {
+        return parser.apply(words);
+    }
+
+    static String single(List<String> words) {
+        if (words.size() != 1) {
+            throw new IllegalArgumentException("wrong number of arguments");
+        }
+        return words.get(0);
+    }
+
+    static String words(List<String> words) {
+        if (words.isEmpty()) {
+            throw new IllegalArgumentException("wrong number of arguments");
+        }
+        return String.join(" ", words);
+    }
+
+    static Function<List<String>, String> integer(long min, long max) {
+        return words -> {
+            String word = single(words);
+            long value;
+            try {
+                value = Long.parseLong(word);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + word + "' is not an integer");
+            }
+            return String.valueOf(inRange(value, min, max));
+        };
+    }
+
+    /** A size as Redis's memtoll reads it: 100, 1k (1000), 1kb (1024), 5m, 5mb, 1g, 1gb. */
+    static Function<List<String>, String> memory(long min, long max) {
+        return words -> String.valueOf(inRange(memtoll(single(words)), min, max));
+    }
+
+    static Function<List<String>, String> oneOf(String... allowed) {
+        return words -> {
+            String word = single(words).toLowerCase(Locale.ROOT);
+            for (String a : allowed) {
+                if (a.equals(word)) {
+                    return a;
+                }
+            }
+            throw new IllegalArgumentException("'" + word + "' is not one of " + String.join(", ", quoted(allowed)));
+        };
+    }
+
+    static long memtoll(String text) {
+        String s = text.toLowerCase(Locale.ROOT);
+        long unit = 1;
+        String[][] units = {{"kb", "1024"}, {"mb", "1048576"}, {"gb", "1073741824"},
+                {"k", "1000"}, {"m", "1000000"}, {"g", "1000000000"}, {"b", "1"}};
+        for (String[] u : units) {
+            if (s.endsWith(u[0])) {
+                unit = Long.parseLong(u[1]);
+                s = s.substring(0, s.length() - u[0].length());
+                break;
+            }
+        }
+        try {
+            return Math.multiplyExact(Long.parseLong(s), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a size (e.g. 1024, 64kb, 1mb, 1gb)");
+        }
+    }
+
+    private static long inRange(long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("argument must be between " + min + " and " + max + " inclusive");
+        }
+        return value;
+    }
+
+    private static List<String> quoted(String[] words) {
+        List<String> out = new ArrayList<>();
+        for (String w : words) {
+            out.add(w.isEmpty() ? "\"\"" : w);
+        }
+        return out;
+    }
+
+    /** Quotes a command-line value so {@link #split} reads it back as one word. */
+    static String quote(String word) {
+        return "\"" + word.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * Splits a line into words as Redis's sdssplitargs does for config files: spaces separate,
+     * "..." and '...' quote, backslash escapes inside double quotes. Null on unbalanced quotes.
+     */
+    static List<String> split(String line) {
+        List<String> words = new ArrayList<>();
+        int i = 0;
+        int n = line.length();
+        while (true) {
+            while (i < n && Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            if (i == n) {
+                return words;
+            }
+            StringBuilder word = new StringBuilder();
+            char quote = 0;
+            while (i < n) {
+                char c = line.charAt(i);
+                if (quote == 0) {
+                    if (Character.isWhitespace(c)) {
+                        break;
+                    } else if (c == '"' || c == '\'') {
+                        quote = c;
+                    } else {
+                        word.append(c);
+                    }
+                } else if (c == '\\' && quote == '"' && i + 1 < n) {
+                    word.append(line.charAt(++i));
+                } else if (c == quote) {
+                    quote = 0;
+                } else {
+                    word.append(c);
+                }
+                i++;
+            }
+            if (quote != 0) {
+                return null;
+            }
+            words.add(word.toString());
+        }
+    }
+}
