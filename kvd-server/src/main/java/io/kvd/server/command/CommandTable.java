@@ -14,7 +14,7 @@ import static io.kvd.server.command.Command.Flag.*;
  * reports them), and the dispatch: look up, check arity, run. Reading this file lists what kvd does.
  */
 public final class CommandTable {
-    private static final List<Command> COMMANDS = List.of(
+    private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, ConnectionCommands::ping),
             command("echo", 2, flags(FAST), 0, 0, 0, ConnectionCommands::echo),
@@ -27,13 +27,18 @@ public final class CommandTable {
             command("incr", 2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incr),
 
             // keys
-            command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del)
-    );
+            command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
+
+            // expiry
+
+            // server
+
+    };
 
     private final Command[] slots;
 
     public CommandTable() {
-        slots = new Command[Integer.highestOneBit(COMMANDS.size() * 4) * 2];
+        slots = new Command[Integer.highestOneBit(COMMANDS.length * 4) * 2];
         for (Command c : COMMANDS) {
             byte[] name = Args.bytes(c.name());
             int i = hash(name) & (slots.length - 1);
@@ -45,7 +50,7 @@ public final class CommandTable {
     }
 
     public List<Command> all() {
-        return COMMANDS;
+        return List.of(COMMANDS);
     }
 
     /** The command named by {@code name} in any case, or null; allocates nothing. */

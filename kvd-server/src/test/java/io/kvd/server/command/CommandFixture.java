@@ -1,0 +1,76 @@
+package io.kvd.server.command;
+
+import io.kvd.server.config.Config;
+import io.kvd.server.store.Keyspace;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Runs commands against a fresh keyspace with no sockets: {@code call("SET", "k", "v")} returns
+ * the exact reply bytes as a string, e.g. {@code "+OK\r\n"}. The clock is fixed (see {@link #setTime}).
+ */
+final class CommandFixture {
+    static final long START_MS = 1_700_000_000_000L;
+
+    final Keyspace keyspace = new Keyspace(42);
+    final Config config = Config.defaults();
+    final ServerState server = new ServerState(keyspace, config, () -> shutdownRequested = true);
+    final CommandTable commands = new CommandTable();
+    final Client client = newClient();
+    boolean shutdownRequested;
+    boolean connectionClosed;
+
+    CommandFixture() {
+        keyspace.setTime(START_MS);
+    }
+
+    /** Runs one command as {@code client} and returns its reply bytes. */
+    String call(String... argv) {
+        return callAs(client, argv);
+    }
+
+    String callAs(Client who, String... argv) {
+        byte[][] args = new byte[argv.length][];
+        for (int i = 0; i < argv.length; i++) {
+            args[i] = argv[i].getBytes(StandardCharsets.UTF_8);
+        }
+        commands.call(who, args);
+        ByteBuf out = who.reply().take();
+        try {
+            return out == null ? "" : out.toString(StandardCharsets.UTF_8);
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+        }
+    }
+
+    /** Moves the fixed clock, as the server does once per batch of commands. */
+    void setTime(long nowMs) {
+        keyspace.setTime(nowMs);
+    }
+
+    /** Another connected client, registered with the server like a real connection. */
+    Client newClient() {
+        Client c = new Client(server, UnpooledByteBufAllocator.DEFAULT, new Client.Connection() {
+            @Override
+            public String remoteAddress() {
+                return "127.0.0.1:50000";
+            }
+
+            @Override
+            public String localAddress() {
+                return "127.0.0.1:6379";
+            }
+
+            @Override
+            public void close() {
+                connectionClosed = true;
+            }
+        });
+        server.clients().put(c.id(), c);
+        return c;
+    }
+}
