@@ -1,0 +1,157 @@
+package io.kvd.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.DecoderException;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.kvd.codec.Inbound.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RespReplyParserTest {
+    private static final String NESTED = "*3\r\n:1\r\n*2\r\n+OK\r\n$-1\r\n*0\r\n";
+
+    @Test
+    void simpleString() {
+        assertThat(parseWhole("+OK\r\n")).isEqualTo(new RespReply.SimpleString("OK"));
+    }
+
+    @Test
+    void error() {
+        assertThat(parseWhole("-ERR unknown command\r\n")).isEqualTo(new RespReply.Error("ERR unknown command"));
+    }
+
+    @Test
+    void integersIncludingTheExtremes() {
+        assertThat(parseWhole(":0\r\n")).isEqualTo(new RespReply.Integer(0));
+        assertThat(parseWhole(":-42\r\n")).isEqualTo(new RespReply.Integer(-42));
+        assertThat(parseWhole(":-9223372036854775808\r\n")).isEqualTo(new RespReply.Integer(Long.MIN_VALUE));
+        assertThat(parseWhole(":9223372036854775807\r\n")).isEqualTo(new RespReply.Integer(Long.MAX_VALUE));
+    }
+
+    @Test
+    void bulkStringHoldsAnyBytes() {
+        RespReply reply = parseWhole("$5\r\na\r\n\0b\r\n");
+        assertThat(reply).isEqualTo(new RespReply.BulkString(bytes("a\r\n\0b")));
+        assertThat(reply).hasToString("$\"a\\x0d\\x0a\\x00b\"");
+        assertThat(parseWhole("$0\r\n\r\n")).isEqualTo(RespReply.BulkString.of(""));
+    }
+
+    @Test
+    void nullBulkAndNullArray() {
+        RespReply nullBulk = parseWhole("$-1\r\n");
+        assertThat(nullBulk).isEqualTo(new RespReply.BulkString(null));
+        assertThat(((RespReply.BulkString) nullBulk).utf8()).isNull();
+        assertThat(parseWhole("*-1\r\n")).isEqualTo(new RespReply.Array(null));
+    }
+
+    @Test
+    void nestedArrays() {
+        assertThat(parseWhole(NESTED)).isEqualTo(RespReply.Array.of(
+                new RespReply.Integer(1),
+                RespReply.Array.of(new RespReply.SimpleString("OK"), new RespReply.BulkString(null)),
+                RespReply.Array.of()));
+    }
+
+    @Test
+    void everyIncompletePrefixReturnsNullAndConsumesNothing() {
+        byte[] whole = bytes(NESTED);
+        for (int length = 0; length < whole.length; length++) {
+            ByteBuf in = Unpooled.wrappedBuffer(whole, 0, length);
+            try {
+                assertThat(RespReplyParser.parse(in)).as("prefix of %d bytes", length).isNull();
+                assertThat(in.readerIndex()).isZero();
+            } finally {
+                in.release();
+            }
+        }
+    }
+
+    @Test
+    void parsesOneReplyAtATime() {
+        ByteBuf in = Unpooled.wrappedBuffer(bytes("+OK\r\n:7\r\n$1\r\n"));
+        try {
+            assertThat(RespReplyParser.parse(in)).isEqualTo(new RespReply.SimpleString("OK"));
+            assertThat(RespReplyParser.parse(in)).isEqualTo(new RespReply.Integer(7));
+            assertThat(RespReplyParser.parse(in)).isNull();
+            assertThat(in.readableBytes()).isEqualTo(4);
+        } finally {
+            in.release();
+        }
+    }
+
+    @Test
+    void hugeArrayCountWithFewBytesWaitsWithoutAllocating() {
+        ByteBuf in = Unpooled.wrappedBuffer(bytes("*2000000000\r\n:1\r\n"));
+        try {
+            assertThat(RespReplyParser.parse(in)).isNull();
+        } finally {
+            in.release();
+        }
+    }
+
+    @Test
+    void nestingDeeperThanTheLimitIsRejected() {
+        String deepest = "*1\r\n".repeat(RespReplyParser.MAX_DEPTH - 1) + "*0\r\n";
+        assertThat(parseWhole(deepest)).isInstanceOf(RespReply.Array.class);
+        ByteBuf in = Unpooled.wrappedBuffer(bytes("*1\r\n".repeat(RespReplyParser.MAX_DEPTH) + ":1\r\n"));
+        try {
+            assertThatThrownBy(() -> RespReplyParser.parse(in)).isInstanceOf(CorruptedFrameException.class);
+        } finally {
+            in.release();
+        }
+    }
+
+    @Test
+    void unknownTypeByteIsRejected() {
+        ByteBuf in = Unpooled.wrappedBuffer(bytes("?1\r\n"));
+        try {
+            assertThatThrownBy(() -> RespReplyParser.parse(in)).isInstanceOf(CorruptedFrameException.class);
+        } finally {
+            in.release();
+        }
+    }
+
+    @Test
+    void replyDecoderEmitsEachReplyWhateverTheSplit() {
+        byte[] whole = bytes("+OK\r\n" + NESTED + "$3\r\nfoo\r\n");
+        for (int cut = 0; cut <= whole.length; cut++) {
+            EmbeddedChannel channel = new EmbeddedChannel(new RespReplyDecoder());
+            channel.writeInbound(Unpooled.wrappedBuffer(whole, 0, cut));
+            channel.writeInbound(Unpooled.wrappedBuffer(whole, cut, whole.length - cut));
+            List<Object> replies = new ArrayList<>();
+            for (Object reply; (reply = channel.readInbound()) != null; ) {
+                replies.add(reply);
+            }
+            assertThat(replies).as("cut at %d", cut).containsExactly(
+                    new RespReply.SimpleString("OK"), parseWhole(NESTED), RespReply.BulkString.of("foo"));
+            assertThat(channel.finishAndReleaseAll()).isFalse();
+        }
+    }
+
+    @Test
+    void replyDecoderFailsOnCorruptInput() {
+        EmbeddedChannel channel = new EmbeddedChannel(new RespReplyDecoder());
+        assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(bytes(":12x\r\n"))))
+                .isInstanceOf(DecoderException.class);
+        channel.finishAndReleaseAll();
+    }
+
+    /** Parses {@code text}, which must be exactly one reply. */
+    private static RespReply parseWhole(String text) {
+        ByteBuf in = Unpooled.wrappedBuffer(bytes(text));
+        try {
+            RespReply reply = RespReplyParser.parse(in);
+            assertThat(in.isReadable()).as("bytes left after the reply").isFalse();
+            return reply;
+        } finally {
+            in.release();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.kvd.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RespWriterTest {
+
+    @Test
+    void okAndPongAreSimpleStrings() {
+        assertThat(written(out -> RespWriter.writeOk(out))).isEqualTo("+OK\r\n");
+        assertThat(written(out -> RespWriter.writePong(out))).isEqualTo("+PONG\r\n");
+    }
+
+    @Test
+    void simpleStringAndErrorCarryTheirText() {
+        assertThat(written(out -> RespWriter.writeSimpleString(out, "QUEUED"))).isEqualTo("+QUEUED\r\n");
+        assertThat(written(out -> RespWriter.writeError(out, "ERR syntax error"))).isEqualTo("-ERR syntax error\r\n");
+    }
+
+    @Test
+    void integersAreWrittenInDecimalWithTheirSign() {
+        assertThat(written(out -> RespWriter.writeInteger(out, 0))).isEqualTo(":0\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, 9999))).isEqualTo(":9999\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, 10_000))).isEqualTo(":10000\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, -1))).isEqualTo(":-1\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, -10_000))).isEqualTo(":-10000\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, Long.MAX_VALUE))).isEqualTo(":9223372036854775807\r\n");
+        assertThat(written(out -> RespWriter.writeInteger(out, Long.MIN_VALUE))).isEqualTo(":-9223372036854775808\r\n");
+    }
+
+    @Test
+    void bulkIsLengthThenBytes() {
+        assertThat(written(out -> RespWriter.writeBulk(out, "foo"))).isEqualTo("$3\r\nfoo\r\n");
+        assertThat(written(out -> RespWriter.writeBulk(out, new byte[0]))).isEqualTo("$0\r\n\r\n");
+        assertThat(written(out -> RespWriter.writeBulk(out, new byte[] {'\r', '\n', 0}))).isEqualTo("$3\r\n\r\n\0\r\n");
+        assertThat(written(out -> RespWriter.writeBulk(out, "xfoox".getBytes(StandardCharsets.US_ASCII), 1, 3)))
+                .isEqualTo("$3\r\nfoo\r\n");
+    }
+
+    @Test
+    void bulkStringIsWrittenAsUtf8() {
+        assertThat(written(out -> RespWriter.writeBulk(out, "é"))).isEqualTo("$2\r\n\u00c3\u00a9\r\n");
+    }
+
+    @Test
+    void bulkLongerThan9999HasItsLengthWrittenOut() {
+        String value = "v".repeat(12_345);
+        assertThat(written(out -> RespWriter.writeBulk(out, value))).isEqualTo("$12345\r\n" + value + "\r\n");
+    }
+
+    @Test
+    void nullBulkAndNullArrayHaveLengthMinusOne() {
+        assertThat(written(out -> RespWriter.writeNullBulk(out))).isEqualTo("$-1\r\n");
+        assertThat(written(out -> RespWriter.writeNullArray(out))).isEqualTo("*-1\r\n");
+    }
+
+    @Test
+    void arrayHeaderCarriesTheCount() {
+        assertThat(written(out -> RespWriter.writeArrayHeader(out, 0))).isEqualTo("*0\r\n");
+        assertThat(written(out -> RespWriter.writeArrayHeader(out, 3))).isEqualTo("*3\r\n");
+        assertThat(written(out -> RespWriter.writeArrayHeader(out, 10_000))).isEqualTo("*10000\r\n");
+    }
+
+    @Test
+    void commandIsAnArrayOfBulks() {
+        byte[] set = "SET".getBytes(StandardCharsets.US_ASCII);
+        byte[] key = "k".getBytes(StandardCharsets.US_ASCII);
+        assertThat(written(out -> RespWriter.writeCommand(out, set, key, new byte[0])))
+                .isEqualTo("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n");
+    }
+
+    @Test
+    void decimalsAppendAfterWhatTheBufferAlreadyHolds() {
+        assertThat(written(out -> {
+            out.writeByte('x');
+            RespWriter.writeInteger(out, -42_000);
+            RespWriter.writeInteger(out, 123_456_789);
+        })).isEqualTo("x:-42000\r\n:123456789\r\n");
+    }
+
+    @Test
+    void decimalsGrowAFullBuffer() {
+        ByteBuf out = Unpooled.buffer(2);
+        try {
+            RespWriter.writeInteger(out, 1_234_567_890_123L);
+            assertThat(out.toString(StandardCharsets.ISO_8859_1)).isEqualTo(":1234567890123\r\n");
+        } finally {
+            out.release();
+        }
+    }
+
+    /** What {@code writing} wrote, one char per byte. */
+    private static String written(Consumer<ByteBuf> writing) {
+        ByteBuf out = Unpooled.buffer();
+        try {
+            writing.accept(out);
+            return out.toString(StandardCharsets.ISO_8859_1);
+        } finally {
+            out.release();
+        }
+    }
+}
