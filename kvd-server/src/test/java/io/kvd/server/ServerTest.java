@@ -1,0 +1,186 @@
+package io.kvd.server;
+
+import io.kvd.codec.RespReply;
+import io.kvd.codec.RespReply.BulkString;
+import io.kvd.codec.RespReply.SimpleString;
+import io.kvd.server.config.Config;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The server over real TCP on an ephemeral port, in this JVM. */
+class ServerTest {
+    private KvdServer server;
+
+    private int start(String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--bind", "127.0.0.1"));
+        args.addAll(Arrays.asList(options));
+        server = KvdServer.start(Config.load(null, args));
+        return server.port();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void pipelineOfTwentyThousandCommandsInOneWriteGetsEveryReplyInOrder() throws Exception {
+        int port = start();
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        for (int i = 0; i < 10_000; i++) {
+            batch.write(RespConnection.encode("SET", "key:" + i, "value:" + i));
+            batch.write(RespConnection.encode("GET", "key:" + i));
+        }
+        try (RespConnection c = new RespConnection(port)) {
+            c.send(batch.toByteArray());
+            for (int i = 0; i < 10_000; i++) {
+                assertThat(c.read()).isEqualTo(new SimpleString("OK"));
+                assertThat(c.read()).isEqualTo(BulkString.of("value:" + i));
+            }
+        }
+    }
+
+    @Test
+    void eightMegabyteValueRoundTrips() throws Exception {
+        int port = start();
+        byte[] value = new byte[8 * 1024 * 1024];
+        Arrays.fill(value, (byte) 'x');
+        value[12345] = '\r';
+        value[value.length - 1] = '\n';
+        try (RespConnection c = new RespConnection(port)) {
+            c.send(encodeBinary("SET", "big", value));
+            assertThat(c.read()).isEqualTo(new SimpleString("OK"));
+            RespReply reply = c.call("GET", "big");
+            assertThat(((BulkString) reply).value()).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void sixteenClientsIncrementingOneKeyLoseNoUpdate() throws Exception {
+        int port = start();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                done.add(pool.submit(() -> {
+                    try (RespConnection c = new RespConnection(port)) {
+                        for (int i = 0; i < 2_000; i++) {
+                            assertThat(c.call("INCR", "counter")).isInstanceOf(RespReply.Integer.class);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (RespConnection c = new RespConnection(port)) {
+            assertThat(c.call("GET", "counter")).isEqualTo(BulkString.of("32000"));
+        }
+    }
+
+    @Test
+    void clientThatDoesNotReadIsPausedAndStillGetsEveryReply() throws Exception {
+        int port = start("--client-output-soft-limit", "64kb");
+        String value = "v".repeat(1024);
+        int gets = 30_000;
+        try (RespConnection c = new RespConnection(port)) {
+            assertThat(c.call("SET", "k", value)).isEqualTo(new SimpleString("OK"));
+            byte[] get = RespConnection.encode("GET", "k");
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            for (int i = 0; i < gets; i++) {
+                batch.write(get);
+            }
+            // Written from another thread: the server stops reading, so this write blocks until we read.
+            Thread writer = new Thread(() -> {
+                try {
+                    c.send(batch.toByteArray());
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            writer.start();
+            for (int i = 0; i < gets; i++) {
+                assertThat(c.read()).isEqualTo(BulkString.of(value));
+            }
+            writer.join();
+            assertThat(c.call("INFO", "stats").toString()).contains("client_output_read_pauses:");
+        }
+    }
+
+    @Test
+    void inlineCommandsWorkOverARawSocket() throws Exception {
+        int port = start();
+        try (RespConnection c = new RespConnection(port)) {
+            c.send("PING\r\nSET greeting \"hello world\"\r\nGET greeting\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.read()).isEqualTo(new SimpleString("PONG"));
+            assertThat(c.read()).isEqualTo(new SimpleString("OK"));
+            assertThat(c.read()).isEqualTo(BulkString.of("hello world"));
+        }
+    }
+
+    @Test
+    void protocolErrorIsAnsweredAndThenTheConnectionCloses() throws Exception {
+        int port = start();
+        try (RespConnection c = new RespConnection(port)) {
+            c.send("PING\r\n*1\r\n$x\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.read()).isEqualTo(new SimpleString("PONG"));
+            assertThat(c.read()).isEqualTo(new RespReply.Error("ERR Protocol error: invalid bulk length"));
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void quitRepliesThenCloses() throws Exception {
+        int port = start();
+        try (RespConnection c = new RespConnection(port)) {
+            c.send("QUIT\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.read()).isEqualTo(new SimpleString("OK"));
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void activeExpiryRemovesKeysNobodyTouches() throws Exception {
+        int port = start("--hz", "100");
+        try (RespConnection c = new RespConnection(port)) {
+            for (int i = 0; i < 1_000; i++) {
+                c.call("SET", "temp:" + i, "v", "PX", "50");
+            }
+            c.call("SET", "kept", "v");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            String keyspace;
+            do {
+                keyspace = ((BulkString) c.call("INFO", "keyspace")).utf8();
+            } while (!keyspace.contains("db0:keys=1,") && System.nanoTime() < deadline);
+            assertThat(keyspace).contains("db0:keys=1,expires=0");
+            assertThat(c.call("INFO", "stats").toString()).contains("expired_keys:1000");
+        }
+    }
+
+    private static byte[] encodeBinary(String command, String key, byte[] value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] header = ("*3\r\n$" + command.length() + "\r\n" + command + "\r\n$" + key.length() + "\r\n" + key
+                + "\r\n$" + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        out.writeBytes(header);
+        out.writeBytes(value);
+        out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,86 @@
+package io.kvd.server.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigTest {
+    private static final Path SHIPPED = Path.of("..", "config", "kvd.conf");
+
+    @Test
+    void shippedFileListsEveryDirectiveWithItsBuiltInDefault() throws Exception {
+        Config shipped = Config.load(SHIPPED, List.of());
+        Config defaults = Config.defaults();
+        String text = Files.readString(SHIPPED);
+        for (Directive d : Config.directives()) {
+            assertThat(text).as("kvd.conf mentions %s", d.name()).containsPattern("(?m)^" + d.name() + " ");
+            assertThat(shipped.get(d.name())).as(d.name()).isEqualTo(defaults.get(d.name()));
+        }
+    }
+
+    @Test
+    void commandLineOptionsOverrideTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "port 7000\nhz 20\n");
+        Config config = Config.load(file, List.of("--port", "7001", "--bind", "127.0.0.1", "::1"));
+        assertThat(config.port()).isEqualTo(7001);
+        assertThat(config.hz()).isEqualTo(20);
+        assertThat(config.bind()).containsExactly("127.0.0.1", "::1");
+    }
+
+    @Test
+    void unknownDirectiveStopsTheStartNamingFileAndLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "# comment\nport 7000\nportt 7001\n");
+        assertThatThrownBy(() -> Config.load(file, List.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(file + ":3: unknown directive 'portt'");
+    }
+
+    @Test
+    void badValueStopsTheStartWithTheReason(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "hz 0\n");
+        assertThatThrownBy(() -> Config.load(file, List.of()))
+                .hasMessage(file + ":1: hz: argument must be between 1 and 500 inclusive");
+    }
+
+    @Test
+    void sizesUseRedisUnits() throws Exception {
+        Config config = Config.load(null, List.of("--client-output-soft-limit", "64kb", "--proto-max-bulk-len", "2mb"));
+        assertThat(config.clientOutputSoftLimit()).isEqualTo(64 * 1024);
+        assertThat(config.protoMaxBulkLen()).isEqualTo(2 * 1024 * 1024);
+        assertThat(Config.load(null, List.of("--client-output-soft-limit", "3k")).clientOutputSoftLimit()).isEqualTo(3000);
+    }
+
+    @Test
+    void protoMaxBulkLenBelowOneMegabyteIsRefused() {
+        assertThatThrownBy(() -> Config.load(null, List.of("--proto-max-bulk-len", "1000")))
+                .hasMessage("command line: proto-max-bulk-len: argument must be between 1048576 and 2147483647 inclusive");
+    }
+
+    @Test
+    void emptyQuotedValueIsTheEmptyString() throws Exception {
+        assertThat(Config.load(null, List.of("--logfile", "")).logfile()).isEmpty();
+    }
+
+    @Test
+    void optionWithoutDashesIsRefused() {
+        assertThatThrownBy(() -> Config.load(null, List.of("port", "1")))
+                .hasMessage("command line: 'port' is not an --option");
+    }
+
+    @Test
+    void configSetRefusesImmutableDirectives() {
+        Config config = Config.defaults();
+        assertThatThrownBy(() -> config.set("dir", "/tmp")).hasMessage("can't set immutable config");
+        config.set("hz", "50");
+        assertThat(config.hz()).isEqualTo(50);
+    }
+}
