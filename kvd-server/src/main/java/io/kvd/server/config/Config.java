@@ -52,11 +52,15 @@ public final class Config {
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<Consumer<String>> listeners = new ArrayList<>();
+    // Parsed once per change: the request path reads these for every command.
+    private long clientOutputSoftLimit;
+    private long protoMaxBulkLen;
 
     private Config() {
         for (Directive d : DIRECTIVES.values()) {
             values.put(d.name(), d.parse(Directive.split(d.defaultText())));
         }
+        parseHotValues();
     }
 
     /** The built-in defaults. */
@@ -94,6 +98,7 @@ public final class Config {
             }
         }
         config.applyLine(line.toString(), "command line");
+        config.parseHotValues();
         return config;
     }
 
@@ -122,6 +127,7 @@ public final class Config {
             throw new IllegalArgumentException("can't set immutable config");
         }
         values.put(d.name(), d.parse(List.of(value)));
+        parseHotValues();
         listeners.forEach(l -> l.accept(d.name()));
     }
 
@@ -152,11 +158,11 @@ public final class Config {
     }
 
     public long clientOutputSoftLimit() {
-        return Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
+        return clientOutputSoftLimit;
     }
 
     public long protoMaxBulkLen() {
-        return Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
+        return protoMaxBulkLen;
     }
 
     public String loglevel() {
@@ -165,6 +171,11 @@ public final class Config {
 
     public String logfile() {
         return values.get(LOGFILE);
+    }
+
+    private void parseHotValues() {
+        clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
+        protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
     }
 
     private void applyLine(String line, String where) throws ConfigException {
