@@ -11,6 +11,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -35,10 +36,12 @@ class RedisCompatibilityTest {
 
     private static void assertSameReplies(CompatScript script) throws IOException {
         List<String> mismatches = new ArrayList<>();
+        Path kvdDir;
         try (RedisServerProcess redis = RedisServerProcess.start();
              KvdProcess kvd = KvdProcess.start();
              RespConnection toRedis = RespConnection.open(redis.port());
              RespConnection toKvd = RespConnection.open(kvd.port())) {
+            kvdDir = kvd.dir();
             for (CompatScript.Line line : script.lines()) {
                 Outcome expected = Outcome.of(toRedis, line);
                 Outcome actual = Outcome.of(toKvd, line);
@@ -53,8 +56,9 @@ class RedisCompatibilityTest {
             }
         }
         if (!mismatches.isEmpty()) {
-            throw new AssertionError(script.name() + " (" + script.lines().size() + " commands) differs from redis-server:\n"
-                    + String.join("\n", mismatches));
+            throw new AssertionError(script.name() + " (" + script.lines().size() + " commands)"
+                    + " differs from redis-server:\n" + String.join("\n", mismatches)
+                    + "\n(kvd's log is in " + kvdDir + ")");
         }
     }
 

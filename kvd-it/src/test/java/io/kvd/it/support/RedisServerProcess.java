@@ -33,9 +33,13 @@ public final class RedisServerProcess implements AutoCloseable {
             LoggedProcess process = LoggedProcess.start("redis-server", dir, List.of(redisServer.toString(),
                     "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--dir", dir.toString()));
-            boolean ready = Poll.until(START_TIMEOUT, "redis-server to answer PING on port " + port,
-                    () -> process.isAlive() ? (answersPing(port) ? Boolean.TRUE : null) : Boolean.FALSE);
-            if (ready) {
+            boolean exited = Poll.until(START_TIMEOUT, "redis-server to answer PING on port " + port, () -> {
+                if (!process.isAlive()) {
+                    return Boolean.TRUE;
+                }
+                return answersPing(port) ? Boolean.FALSE : null;
+            });
+            if (!exited) {
                 return new RedisServerProcess(process, port);
             }
             if (attempt == ATTEMPTS || !process.logText().contains("Address already in use")) {
