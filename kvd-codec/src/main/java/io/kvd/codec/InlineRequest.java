@@ -8,8 +8,9 @@ import java.util.List;
  * Splits an inline request line into arguments the way Redis's {@code sdssplitargs} does: blanks
  * separate arguments; {@code "..."} understands {@code \n \r \t \b \a \xHH} and {@code \<any>};
  * {@code '...'} understands only {@code \'}; a closing quote must be followed by a blank or the end.
+ * Public for kvd-it, whose command scripts are written as redis-cli lines.
  */
-final class InlineRequest {
+public final class InlineRequest {
     private InlineRequest() {
     }
 
@@ -18,7 +19,7 @@ final class InlineRequest {
      * NUL byte (Redis never completes such a line) and is unescaped in place, which is safe because
      * an escape never produces more bytes than it consumes.
      */
-    static byte[][] split(byte[] line) {
+    public static byte[][] split(byte[] line) {
         List<byte[]> arguments = new ArrayList<>();
         int read = 0;
         while (true) {

@@ -1,0 +1,55 @@
+package io.kvd.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CompatScriptTest {
+
+    @Test
+    void blankLinesAndCommentsAreSkippedAndLinesKeepTheirNumbers() {
+        CompatScript script = CompatScript.parse("s.txt", List.of("# comment", "", "PING", "   ", "  # indented", "GET k"));
+
+        assertThat(script.lines()).extracting(CompatScript.Line::number).containsExactly(3, 6);
+        assertThat(script.lines()).extracting(CompatScript.Line::text).containsExactly("PING", "GET k");
+    }
+
+    @Test
+    void argumentsSplitOnBlanks() {
+        assertThat(args("SET  k\tv")).containsExactly("SET", "k", "v");
+    }
+
+    @Test
+    void doubleQuotesKeepBlanksAndUnderstandEscapes() {
+        assertThat(args("ECHO \"a b\" \"q\\\"b\\\\\" \"\\r\\n\\t\" \"\\x41\\x00\" \"\""))
+                .containsExactly("ECHO", "a b", "q\"b\\", "\r\n\t", "A\0", "");
+    }
+
+    @Test
+    void singleQuotesAreLiteralExceptForAnEscapedQuote() {
+        assertThat(args("ECHO 'it\\'s \\n'")).containsExactly("ECHO", "it's \\n");
+    }
+
+    @Test
+    void hexEscapesMayProduceBytesThatAreNotUtf8() {
+        byte[][] parsed = CompatScript.parse("s.txt", List.of("ECHO \"\\xff\"")).lines().get(0).args();
+
+        assertThat(parsed[1]).containsExactly(0xff);
+    }
+
+    @Test
+    void unbalancedQuotesNameTheFileAndLine() {
+        assertThatThrownBy(() -> CompatScript.parse("s.txt", List.of("PING", "ECHO \"abc")))
+                .hasMessage("s.txt:2: unbalanced quotes: ECHO \"abc");
+    }
+
+    private static List<String> args(String line) {
+        byte[][] parsed = CompatScript.parse("s.txt", List.of(line)).lines().get(0).args();
+        return Arrays.stream(parsed).map(a -> new String(a, StandardCharsets.ISO_8859_1)).toList();
+    }
+}

@@ -1,0 +1,94 @@
+package io.kvd.it.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * kvd.jar running as a separate process on an ephemeral port, in its own work directory. Ready once
+ * its log says so; {@link #close} stops it with SIGTERM and requires the clean exit (code 0) that
+ * SIGTERM promises.
+ */
+public final class KvdProcess implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    /** KvdServer's startup line: {@code kvd 0.1.0 ready: transport io_uring, bind 127.0.0.1 -::1, port 41235, pid 4144}. */
+    private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), pid \\d+");
+
+    private final LoggedProcess process;
+    private final Path dir;
+    private final String transport;
+    private final int port;
+
+    private KvdProcess(LoggedProcess process, Path dir, String transport, int port) {
+        this.process = process;
+        this.dir = dir;
+        this.transport = transport;
+        this.port = port;
+    }
+
+    /** Starts kvd with {@code options} ({@code "--name", "value"} pairs, as on its command line) after the defaults. */
+    public static KvdProcess start(String... options) {
+        Path jar = Path.of(System.getProperty("kvd.jar", "../kvd-server/target/kvd.jar")).toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new AssertionError("no kvd.jar at " + jar + " (system property kvd.jar); build kvd-server first");
+        }
+        Path dir = WorkDir.create("kvd");
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString(), "--port", "0", "--dir", dir.toString()));
+        command.addAll(List.of(options));
+        LoggedProcess process = LoggedProcess.start("kvd", dir, command);
+        Matcher ready = Poll.until(START_TIMEOUT, "kvd to log that it is ready", () -> {
+            Matcher m = READY.matcher(process.logText());
+            if (m.find()) {
+                return m;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("kvd exited before it was ready: " + process.describe());
+            }
+            return null;
+        });
+        return new KvdProcess(process, dir, ready.group(1), Integer.parseInt(ready.group(2)));
+    }
+
+    /** Starts kvd on the named transport: nio, epoll, io_uring or kqueue. */
+    public static KvdProcess startWithTransport(String transport) {
+        return start("--transport", transport);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The transport kvd reported at startup. */
+    public String transport() {
+        return transport;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public String log() {
+        return process.logText();
+    }
+
+    /** Stops with SIGTERM and returns the exit code, whatever it is. */
+    public int stop() {
+        return process.stop(STOP_TIMEOUT);
+    }
+
+    /** Stops with SIGTERM and fails, showing the log, unless kvd exits with code 0. */
+    @Override
+    public void close() {
+        int exitCode = stop();
+        if (exitCode != 0) {
+            throw new AssertionError("kvd exited with code " + exitCode + " after SIGTERM: " + process.describe());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.kvd.it.support;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Redis's own programs (redis-server, redis-cli, redis-benchmark): finding them and running them. */
+public final class Tools {
+    private Tools() {
+    }
+
+    /** What a finished run printed. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "exit code " + exitCode + "\n--- stdout:\n" + stdout + "\n--- stderr:\n" + stderr;
+        }
+    }
+
+    /** The program's path on PATH; skips the calling test (with the reason) when it is not installed. */
+    public static Path require(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        Assumptions.abort(program + " is not installed (apt-get install redis-server redis-tools; .ci/run does it)");
+        throw new AssertionError("unreachable");
+    }
+
+    /**
+     * Runs {@code program args...} with {@code stdin} (a file, or nothing when null) and returns
+     * its output; fails when it runs longer than {@code timeout}. Output goes through files, so a
+     * chatty program never blocks on a full pipe.
+     */
+    public static Result run(Duration timeout, Path stdin, String program, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(require(program).toString());
+        command.addAll(List.of(args));
+        Path dir = WorkDir.create(program);
+        Path out = dir.resolve("stdout");
+        Path err = dir.resolve("stderr");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.redirectInput(stdin == null ? ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())
+                : ProcessBuilder.Redirect.from(stdin.toFile()));
+        try {
+            Process process = builder.start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(command + " still running after " + timeout.toMillis() + " ms; killed. "
+                        + "Output so far in " + dir);
+            }
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while running " + command, e);
+        }
+    }
+}
