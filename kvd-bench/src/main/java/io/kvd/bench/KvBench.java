@@ -1,0 +1,144 @@
+package io.kvd.bench;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** The {@code kvbench} command line; option names and defaults follow redis-benchmark's where it has one. */
+@Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true,
+        description = "A pipelined closed-loop RESP load generator: every connection keeps up to -P requests in flight.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run completed without error replies (or --allow-errors)",
+                "1:error replies, or a connection failed", "2:bad arguments"})
+public final class KvBench implements Callable<Integer> {
+    private static final long DEFAULT_REQUESTS = 100_000;
+
+    @Spec
+    private CommandSpec spec;
+
+    // -h is the host, as in redis-benchmark, so help is only --help.
+    @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "6379", description = "Server port (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = {"-c", "--connections"}, defaultValue = "50", description = "Connections (default: ${DEFAULT-VALUE}).")
+    private int connections;
+
+    @Option(names = {"-P", "--pipeline"}, defaultValue = "1",
+            description = "Requests in flight per connection (default: ${DEFAULT-VALUE}).")
+    private int pipeline;
+
+    @Option(names = {"-n", "--requests"},
+            description = "Total requests over all connections (default: " + DEFAULT_REQUESTS + ", unlimited with --duration).")
+    private Long requests;
+
+    @Option(names = "--duration", converter = DurationConverter.class,
+            description = "Stop issuing requests after this long, e.g. 10s, 500ms, 2m; with -n, whichever ends first.")
+    private Duration duration;
+
+    @Option(names = "--threads", defaultValue = "1",
+            description = "Event loop threads; each owns an equal share of the connections (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = {"-w", "--workload"}, defaultValue = "set",
+            description = "One of: set, get, mix (half SET, half GET), incr, ping (default: ${DEFAULT-VALUE}).")
+    private Workload workload;
+
+    @Option(names = {"-d", "--data-size"}, defaultValue = "3", description = "SET value size in bytes (default: ${DEFAULT-VALUE}).")
+    private int dataSize;
+
+    @Option(names = {"-r", "--key-range"}, defaultValue = "100000",
+            description = "Keys are key:<12-digit random number in [0, r)> (default: ${DEFAULT-VALUE}).")
+    private long keyRange;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Append the results to FILE as one JSON line.")
+    private Path json;
+
+    @Option(names = "--allow-errors", description = "Exit 0 even when some replies were errors.")
+    private boolean allowErrors;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The parser main uses: workload names are accepted in any case. */
+    static CommandLine commandLine() {
+        return new CommandLine(new KvBench()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        BenchSettings settings = settings();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        BenchResult result;
+        try {
+            result = LoadGenerator.run(settings);
+        } catch (IOException e) {
+            err.println("kvbench: " + e.getMessage());
+            return 1;
+        }
+        out.print(ResultText.render(result));
+        out.flush();
+        if (json != null) {
+            try {
+                Files.writeString(json, ResultJson.line(result) + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                err.println("kvbench: cannot write " + json + ": " + e);
+                return 1;
+            }
+        }
+        if (result.errors() > 0 && !allowErrors) {
+            err.println("kvbench: " + result.errors() + " error replies (pass --allow-errors to accept them)");
+            return 1;
+        }
+        return 0;
+    }
+
+    /** The parsed options, checked. @throws ParameterException naming the first bad option */
+    BenchSettings settings() {
+        atLeast(1, port, "-p");
+        if (port > 65_535) {
+            throw new ParameterException(spec.commandLine(), "-p must be a TCP port, at most 65535");
+        }
+        atLeast(1, connections, "-c");
+        atLeast(1, pipeline, "-P");
+        atLeast(1, threads, "--threads");
+        atLeast(0, dataSize, "-d");
+        atLeast(1, keyRange, "-r");
+        if (keyRange > RequestTemplate.MAX_KEY_RANGE) {
+            throw new ParameterException(spec.commandLine(), "-r must be at most " + RequestTemplate.MAX_KEY_RANGE
+                    + ": keys have " + RequestTemplate.KEY_DIGITS + " digits");
+        }
+        if (requests != null) {
+            atLeast(1, requests, "-n");
+        }
+        if (duration != null && duration.isZero()) {
+            throw new ParameterException(spec.commandLine(), "--duration must be longer than 0");
+        }
+        long limit = requests != null ? requests : duration != null ? BenchSettings.UNLIMITED : DEFAULT_REQUESTS;
+        return new BenchSettings(host, port, connections, pipeline, limit, duration, threads, workload, dataSize, keyRange);
+    }
+
+    private void atLeast(long minimum, long value, String option) {
+        if (value < minimum) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least " + minimum + ", not " + value);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.kvd.bench;
+
+import io.kvd.codec.RespDecoder;
+import io.kvd.codec.RespWriter;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A RESP server just big enough to be benchmarked: the {@link Responder} answers every request, and the
+ * server counts the requests it received by command name. Replies go out once per read, as a server's do.
+ */
+final class TinyRespServer implements AutoCloseable {
+    private static final byte[] VALUE = "value".getBytes(StandardCharsets.US_ASCII);
+
+    /** Writes the reply to {@code argv}; runs on the server's one event loop thread. */
+    interface Responder {
+        void reply(byte[][] argv, ByteBuf out);
+    }
+
+    private final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final Map<String, AtomicLong> received = new ConcurrentHashMap<>();
+    private final Channel listener;
+
+    private TinyRespServer(Responder responder) throws InterruptedException {
+        listener = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new RespDecoder(Integer.MAX_VALUE), new Connection(responder));
+                    }
+                })
+                .bind("127.0.0.1", 0).sync().channel();
+    }
+
+    /** +OK to SET, a bulk to GET, the count so far to INCR, +PONG to PING, an error to anything else. */
+    static TinyRespServer answeringLikeRedis() throws InterruptedException {
+        AtomicLong counter = new AtomicLong();
+        return new TinyRespServer((argv, out) -> {
+            switch (new String(argv[0], StandardCharsets.US_ASCII)) {
+                case "SET" -> RespWriter.writeOk(out);
+                case "GET" -> RespWriter.writeBulk(out, VALUE);
+                case "INCR" -> RespWriter.writeInteger(out, counter.incrementAndGet());
+                case "PING" -> RespWriter.writePong(out);
+                default -> RespWriter.writeError(out, "ERR unknown command");
+            }
+        });
+    }
+
+    static TinyRespServer answeringEveryRequestWith(String errorMessage) throws InterruptedException {
+        return new TinyRespServer((argv, out) -> RespWriter.writeError(out, errorMessage));
+    }
+
+    int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** How many requests named {@code command} arrived. */
+    long received(String command) {
+        AtomicLong count = received.get(command);
+        return count == null ? 0 : count.get();
+    }
+
+    long receivedInAll() {
+        return received.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class Connection extends ChannelInboundHandlerAdapter {
+        private final Responder responder;
+        private ByteBuf pending;
+
+        Connection(Responder responder) {
+            this.responder = responder;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            byte[][] argv = (byte[][]) msg;
+            received.computeIfAbsent(new String(argv[0], StandardCharsets.US_ASCII), name -> new AtomicLong())
+                    .incrementAndGet();
+            if (pending == null) {
+                pending = ctx.alloc().buffer();
+            }
+            responder.reply(argv, pending);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (pending != null) {
+                ctx.writeAndFlush(pending);
+                pending = null;
+            }
+        }
+    }
+}
