@@ -149,7 +149,10 @@ public final class KvdServer implements AutoCloseable {
             cron.cancel(false);
         }
         long periodMicros = 1_000_000L / config.hz();
-        cron = loop.scheduleAtFixedRate(() -> state.expiryCycle().run(System.currentTimeMillis(), config.hz()),
-                periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+        cron = loop.scheduleAtFixedRate(() -> {
+            long now = System.currentTimeMillis();
+            state.expiryCycle().run(now, config.hz());
+            state.opsPerSecond().sample(now, state.stats().commandsProcessed);
+        }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 }
