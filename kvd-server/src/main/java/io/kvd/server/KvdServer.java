@@ -47,6 +47,8 @@ public final class KvdServer implements AutoCloseable {
         this.group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
         this.loop = (SingleThreadEventLoop) group.next();
         Keyspace keyspace = new Keyspace(System.nanoTime());
+        // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
+        keyspace.setTime(System.currentTimeMillis());
         this.state = new ServerState(keyspace, config, this::closeAsync);
     }
 

@@ -89,12 +89,13 @@ public final class CommandTable {
             return null;
         }
         client.interacted(command.name(), client.keyspace().now());
-        client.server().stats().commandsProcessed++;
         try {
             command.handler().execute(client, argv);
         } catch (CommandError e) {
             client.reply().error(e.getMessage());
         }
+        // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
+        client.server().stats().commandsProcessed++;
         return command;
     }
 

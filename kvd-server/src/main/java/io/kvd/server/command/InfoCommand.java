@@ -4,6 +4,8 @@ import io.kvd.server.config.Config;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -194,7 +196,8 @@ final class InfoCommand {
             d /= 1024;
             unit++;
         }
-        return String.format(Locale.ROOT, "%.2f%c", d, units.charAt(unit));
+        // printf's "%.2f" rounds the exact binary value half to even: 6.625 prints as 6.62.
+        return new BigDecimal(d).setScale(2, RoundingMode.HALF_EVEN).toPlainString() + units.charAt(unit);
     }
 
     private static String seconds(long nanos) {
