@@ -25,19 +25,19 @@ import java.util.function.BiConsumer;
  * empty, as in Redis.
  */
 final class InfoCommand {
-    /** Each section's name (as INFO takes it) and what writes its fields. */
+    /** Each section's title (INFO takes it in any case) and what writes its fields. */
     private static final Map<String, BiConsumer<ServerState, Section>> SECTIONS = new LinkedHashMap<>();
 
     static {
-        SECTIONS.put("server", InfoCommand::server);
-        SECTIONS.put("clients", InfoCommand::clients);
-        SECTIONS.put("memory", InfoCommand::memory);
-        SECTIONS.put("persistence", InfoCommand::persistence);
-        SECTIONS.put("stats", InfoCommand::stats);
-        SECTIONS.put("replication", InfoCommand::replication);
-        SECTIONS.put("cpu", InfoCommand::cpu);
-        SECTIONS.put("cluster", InfoCommand::cluster);
-        SECTIONS.put("keyspace", InfoCommand::keyspace);
+        SECTIONS.put("Server", InfoCommand::server);
+        SECTIONS.put("Clients", InfoCommand::clients);
+        SECTIONS.put("Memory", InfoCommand::memory);
+        SECTIONS.put("Persistence", InfoCommand::persistence);
+        SECTIONS.put("Stats", InfoCommand::stats);
+        SECTIONS.put("Replication", InfoCommand::replication);
+        SECTIONS.put("CPU", InfoCommand::cpu);
+        SECTIONS.put("Cluster", InfoCommand::cluster);
+        SECTIONS.put("Keyspace", InfoCommand::keyspace);
     }
 
     private static final String OS = System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
@@ -63,23 +63,16 @@ final class InfoCommand {
     static void info(Client client, byte[][] argv) {
         Set<String> wanted = new HashSet<>();
         for (int i = 1; i < argv.length; i++) {
-            String name = Args.utf8(argv[i]).toLowerCase(Locale.ROOT);
-            if (name.equals("default") || name.equals("all") || name.equals("everything")) {
-                wanted.addAll(SECTIONS.keySet());
-            } else {
-                wanted.add(name);
-            }
+            wanted.add(Args.utf8(argv[i]).toLowerCase(Locale.ROOT));
         }
-        if (argv.length == 1) {
-            wanted.addAll(SECTIONS.keySet());
-        }
+        boolean all = argv.length == 1 || wanted.contains("default") || wanted.contains("all")
+                || wanted.contains("everything");
         StringBuilder text = new StringBuilder();
-        SECTIONS.forEach((name, writer) -> {
-            if (wanted.contains(name)) {
+        SECTIONS.forEach((title, writer) -> {
+            if (all || wanted.contains(title.toLowerCase(Locale.ROOT))) {
                 if (!text.isEmpty()) {
                     text.append("\r\n");
                 }
-                String title = name.equals("cpu") ? "CPU" : Character.toUpperCase(name.charAt(0)) + name.substring(1);
                 writer.accept(client.server(), new Section(text, title));
             }
         });

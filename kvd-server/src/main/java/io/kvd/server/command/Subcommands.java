@@ -5,17 +5,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The subcommands of a container command (CLIENT, CONFIG, COMMAND): each with its own arity,
  * checked as Redis checks a subcommand's ({@code 'client|setname'} in the error), and its HELP text.
  */
 final class Subcommands {
-    private record Subcommand(String name, int arity, CommandHandler handler) {
-    }
-
     private final String container;
-    private final Map<String, Subcommand> byName = new LinkedHashMap<>();
+    private final Map<String, Command> byName = new LinkedHashMap<>();
     private final List<String> help = new ArrayList<>();
 
     /** @param container lower-case name of the container command */
@@ -26,7 +24,7 @@ final class Subcommands {
 
     /** Adds a subcommand and the lines HELP prints for it (Redis's texts). */
     Subcommands add(String name, int arity, CommandHandler handler, String... helpLines) {
-        byName.put(name, new Subcommand(name, arity, handler));
+        byName.put(name, subcommand(name, arity, handler));
         help.addAll(List.of(helpLines));
         return this;
     }
@@ -35,30 +33,33 @@ final class Subcommands {
     Subcommands withHelp() {
         help.add("HELP");
         help.add("    Prints this help.");
-        byName.put("help", new Subcommand("help", 2, this::help));
+        byName.put("help", subcommand("help", 2, this::help));
         return this;
     }
 
-    /** Lower-case names of the subcommands, in the order they were added. */
-    List<String> names() {
-        return List.copyOf(byName.keySet());
+    /** The subcommands, named as Redis names them ({@code client|setname}), in the order they were added. */
+    List<Command> all() {
+        return List.copyOf(byName.values());
     }
 
     /** Runs the subcommand named by {@code argv[1]}, after its arity check. */
     void dispatch(Client client, byte[][] argv) {
         String name = Args.utf8(argv[1]);
-        Subcommand sub = byName.get(name.toLowerCase(Locale.ROOT));
+        Command sub = byName.get(name.toLowerCase(Locale.ROOT));
         if (sub == null) {
             throw new CommandError("ERR unknown subcommand '" + name.substring(0, Math.min(name.length(), 128)) + "'. Try "
                     + container.toUpperCase(Locale.ROOT) + " HELP.");
         }
-        String fullName = container + "|" + sub.name();
-        boolean arityOk = sub.arity() >= 0 ? argv.length == sub.arity() : argv.length >= -sub.arity();
-        if (!arityOk) {
-            throw new CommandError(Errors.wrongArity(fullName));
+        if (!sub.arityMatches(argv.length)) {
+            throw new CommandError(Errors.wrongArity(sub.name()));
         }
-        client.interacted(fullName, client.lastInteractionMs());
+        client.interacted(sub.name(), client.lastInteractionMs());
         sub.handler().execute(client, argv);
+    }
+
+    /** A subcommand as Redis names it, e.g. {@code client|setname}; flags and keys live in its COMMAND INFO. */
+    private Command subcommand(String name, int arity, CommandHandler handler) {
+        return new Command(container + "|" + name, arity, Set.of(), 0, 0, 0, handler);
     }
 
     private void help(Client client, byte[][] argv) {

@@ -43,7 +43,7 @@ class CommandDocsTest {
     }
 
     @Test
-    void containersDescribeExactlyTheSubcommandsKvdImplements() {
+    void containersDescribeExactlyTheSubcommandsKvdImplementsWithTheirArity() {
         assertSubcommands("client", ClientCommand.SUBCOMMANDS);
         assertSubcommands("config", ConfigCommand.SUBCOMMANDS);
         assertSubcommands("command", CommandCommand.SUBCOMMANDS);
@@ -52,10 +52,12 @@ class CommandDocsTest {
     private static void assertSubcommands(String container, Subcommands implemented) {
         Set<String> described = new TreeSet<>(CommandDocs.subcommands(container));
         Set<String> expected = new TreeSet<>();
-        implemented.names().forEach(n -> expected.add(container + "|" + n));
+        implemented.all().forEach(sub -> expected.add(sub.name()));
         assertThat(described).as(container).isEqualTo(expected);
-        for (String name : expected) {
-            assertThat(CommandDocs.docs(name)).as(name).isNotNull();
+        for (Command sub : implemented.all()) {
+            assertThat(CommandDocs.docs(sub.name())).as(sub.name()).isNotNull();
+            assertThat(integer(CommandDocs.elements(CommandDocs.info(sub.name())).get(1))).as(sub.name() + " arity")
+                    .isEqualTo(sub.arity());
         }
     }
 
