@@ -47,6 +47,8 @@ public final class KvdServer implements AutoCloseable {
         this.group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
         this.loop = (SingleThreadEventLoop) group.next();
         Keyspace keyspace = new Keyspace(System.nanoTime());
+        // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
+        keyspace.setTime(System.currentTimeMillis());
         this.state = new ServerState(keyspace, config, this::closeAsync);
     }
 
@@ -149,7 +151,10 @@ public final class KvdServer implements AutoCloseable {
             cron.cancel(false);
         }
         long periodMicros = 1_000_000L / config.hz();
-        cron = loop.scheduleAtFixedRate(() -> state.expiryCycle().run(System.currentTimeMillis(), config.hz()),
-                periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+        cron = loop.scheduleAtFixedRate(() -> {
+            long now = System.currentTimeMillis();
+            state.expiryCycle().run(now, config.hz());
+            state.opsPerSecond().sample(now, state.stats().commandsProcessed);
+        }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 }

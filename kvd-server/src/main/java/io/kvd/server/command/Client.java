@@ -35,7 +35,7 @@ public final class Client {
         this.server = server;
         this.reply = new Reply(allocator);
         this.connection = connection;
-        this.createdAtMs = System.currentTimeMillis();
+        this.createdAtMs = server.keyspace().now();
         this.lastInteractionMs = createdAtMs;
     }
 

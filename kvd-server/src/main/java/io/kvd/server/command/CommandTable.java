@@ -17,9 +17,11 @@ public final class CommandTable {
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, ConnectionCommands::ping),
-            command("echo", 2, flags(FAST), 0, 0, 0, ConnectionCommands::echo),
+            command("echo", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::echo),
             command("quit", -1, flags(ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH), 0, 0, 0, ConnectionCommands::quit),
             command("select", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::select),
+            command("hello", -1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::hello),
+            command("client", -2, flags(), 0, 0, 0, ClientCommand::client),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -32,6 +34,14 @@ public final class CommandTable {
             // expiry
 
             // server
+            command("time", 1, flags(LOADING, STALE, FAST), 0, 0, 0, ServerCommands::time),
+            command("dbsize", 1, flags(READONLY, FAST), 0, 0, 0, ServerCommands::dbsize),
+            command("flushdb", -1, flags(WRITE), 0, 0, 0, ServerCommands::flush),
+            command("flushall", -1, flags(WRITE), 0, 0, 0, ServerCommands::flush),
+            command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
+            command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
+            command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
+            command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
 
     };
 
@@ -49,7 +59,7 @@ public final class CommandTable {
         }
     }
 
-    public List<Command> all() {
+    public static List<Command> all() {
         return List.of(COMMANDS);
     }
 
@@ -78,11 +88,14 @@ public final class CommandTable {
             client.reply().error(Errors.wrongArity(command.name()));
             return null;
         }
+        client.interacted(command.name(), client.keyspace().now());
         try {
             command.handler().execute(client, argv);
         } catch (CommandError e) {
             client.reply().error(e.getMessage());
         }
+        // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
+        client.server().stats().commandsProcessed++;
         return command;
     }
 
@@ -111,7 +124,9 @@ public final class CommandTable {
         return new Command(name, arity, flags, firstKey, lastKey, step, handler);
     }
 
-    private static Set<Flag> flags(Flag first, Flag... rest) {
-        return Collections.unmodifiableSet(EnumSet.of(first, rest));
+    private static Set<Flag> flags(Flag... flags) {
+        EnumSet<Flag> set = EnumSet.noneOf(Flag.class);
+        Collections.addAll(set, flags);
+        return Collections.unmodifiableSet(set);
     }
 }

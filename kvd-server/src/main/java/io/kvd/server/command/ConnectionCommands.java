@@ -1,6 +1,6 @@
 package io.kvd.server.command;
 
-/** Commands about the connection itself (Redis's PING, ECHO, QUIT, SELECT). */
+/** Commands about the connection itself (Redis's PING, ECHO, QUIT, SELECT, HELLO). */
 final class ConnectionCommands {
     private ConnectionCommands() {
     }
@@ -35,5 +35,55 @@ final class ConnectionCommands {
             throw new CommandError(Errors.DB_INDEX_OUT_OF_RANGE);
         }
         client.reply().ok();
+    }
+
+    /**
+     * HELLO [protover [AUTH username password] [SETNAME clientname]]: kvd speaks RESP2 only, so
+     * HELLO 3 fails with NOPROTO and RESP3 clients fall back to RESP2. The only user is Redis's
+     * default user without a password, whom any password authenticates.
+     */
+    static void hello(Client client, byte[][] argv) {
+        if (argv.length >= 2) {
+            long version = Args.parseLong(argv[1], "ERR Protocol version is not an integer or out of range");
+            if (version != 2) {
+                throw new CommandError("NOPROTO unsupported protocol version");
+            }
+        }
+        byte[] username = null;
+        byte[] name = null;
+        for (int i = 2; i < argv.length; i++) {
+            int more = argv.length - 1 - i;
+            if (Args.is(argv[i], "AUTH") && more >= 2) {
+                username = argv[i + 1];
+                i += 2;
+            } else if (Args.is(argv[i], "SETNAME") && more >= 1) {
+                name = argv[++i];
+                ClientCommand.validateName(name);
+            } else {
+                throw new CommandError("ERR Syntax error in HELLO option '" + Args.utf8(argv[i]) + "'");
+            }
+        }
+        if (username != null && !Args.utf8(username).equals("default")) {
+            throw new CommandError("WRONGPASS invalid username-password pair or user is disabled.");
+        }
+        if (name != null) {
+            client.setName(Args.utf8(name));
+        }
+        Reply reply = client.reply();
+        reply.arrayHeader(14);
+        reply.bulk("server");
+        reply.bulk("redis");
+        reply.bulk("version");
+        reply.bulk(Version.REDIS);
+        reply.bulk("proto");
+        reply.integer(2);
+        reply.bulk("id");
+        reply.integer(client.id());
+        reply.bulk("mode");
+        reply.bulk("standalone");
+        reply.bulk("role");
+        reply.bulk("master");
+        reply.bulk("modules");
+        reply.arrayHeader(0);
     }
 }

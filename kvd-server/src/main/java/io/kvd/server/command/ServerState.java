@@ -17,6 +17,7 @@ public final class ServerState {
     private final Config config;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
+    private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private long nextClientId = 1;
@@ -29,6 +30,14 @@ public final class ServerState {
         public long connectionsReceived;
         public long readPauses;
         public long protocolErrors;
+
+        /** CONFIG RESETSTAT */
+        public void reset() {
+            commandsProcessed = 0;
+            connectionsReceived = 0;
+            readPauses = 0;
+            protocolErrors = 0;
+        }
     }
 
     /**
@@ -55,6 +64,10 @@ public final class ServerState {
 
     public Stats stats() {
         return stats;
+    }
+
+    public OpsPerSecond opsPerSecond() {
+        return opsPerSecond;
     }
 
     public Map<Long, Client> clients() {

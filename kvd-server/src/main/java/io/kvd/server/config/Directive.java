@@ -37,7 +37,7 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
             try {
                 value = Long.parseLong(word);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + word + "' is not an integer");
+                throw new IllegalArgumentException("argument couldn't be parsed into an integer");
             }
             return String.valueOf(inRange(value, min, max));
         };
@@ -56,7 +56,8 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
                     return a;
                 }
             }
-            throw new IllegalArgumentException("'" + word + "' is not one of " + String.join(", ", quoted(allowed)));
+            throw new IllegalArgumentException("argument(s) must be one of the following: "
+                    + String.join(", ", quoted(allowed)));
         };
     }
 
@@ -75,7 +76,7 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         try {
             return Math.multiplyExact(Long.parseLong(s), unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a size (e.g. 1024, 64kb, 1mb, 1gb)");
+            throw new IllegalArgumentException("argument must be a memory value");
         }
     }
 

@@ -73,6 +73,11 @@ public final class Keyspace {
         return expiredKeys;
     }
 
+    /** CONFIG RESETSTAT: counts expired keys from zero again. */
+    public void resetExpiredKeys() {
+        expiredKeys = 0;
+    }
+
     /** The value of a live key, or null. */
     public byte[] get(byte[] key) {
         Entry e = lookup(key);

@@ -18,12 +18,13 @@ final class CommandFixture {
     final Config config = Config.defaults();
     final ServerState server = new ServerState(keyspace, config, () -> shutdownRequested = true);
     final CommandTable commands = new CommandTable();
-    final Client client = newClient();
+    final Client client;
     boolean shutdownRequested;
     boolean connectionClosed;
 
     CommandFixture() {
         keyspace.setTime(START_MS);
+        client = newClient();
     }
 
     /** Runs one command as {@code client} and returns its reply bytes. */

@@ -50,4 +50,55 @@ class ConnectionCommandsTest {
     void commandNamesAreCaseInsensitive() {
         assertThat(kvd.call("pInG")).isEqualTo("+PONG\r\n");
     }
+
+    @Test
+    void helloWithoutArgumentsDescribesTheServerAsRedisInRespTwo() {
+        assertThat(kvd.call("HELLO")).isEqualTo("*14\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n"
+                + "$5\r\nproto\r\n:2\r\n$2\r\nid\r\n:1\r\n$4\r\nmode\r\n$10\r\nstandalone\r\n"
+                + "$4\r\nrole\r\n$6\r\nmaster\r\n$7\r\nmodules\r\n*0\r\n");
+    }
+
+    @Test
+    void helloTwoRepliesLikeHelloWithoutArguments() {
+        assertThat(kvd.call("HELLO", "2")).isEqualTo(kvd.call("HELLO"));
+    }
+
+    @Test
+    void helloThreeIsRefusedSoRespThreeClientsFallBackToRespTwo() {
+        assertThat(kvd.call("HELLO", "3")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
+    }
+
+    @Test
+    void helloWithANonIntegerVersionIsAnError() {
+        assertThat(kvd.call("HELLO", "x")).isEqualTo("-ERR Protocol version is not an integer or out of range\r\n");
+    }
+
+    @Test
+    void helloAuthenticatesTheDefaultUserWithAnyPassword() {
+        assertThat(kvd.call("HELLO", "2", "AUTH", "default", "secret")).startsWith("*14\r\n");
+    }
+
+    @Test
+    void helloAuthWithAnotherUserIsWrongpass() {
+        assertThat(kvd.call("HELLO", "2", "AUTH", "alice", "secret"))
+                .isEqualTo("-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+    }
+
+    @Test
+    void helloSetnameNamesTheConnection() {
+        kvd.call("HELLO", "2", "SETNAME", "worker");
+        assertThat(kvd.call("CLIENT", "GETNAME")).isEqualTo("$6\r\nworker\r\n");
+    }
+
+    @Test
+    void helloSetnameRejectsNamesWithSpaces() {
+        assertThat(kvd.call("HELLO", "2", "SETNAME", "a b"))
+                .isEqualTo("-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
+    }
+
+    @Test
+    void helloOptionWithoutItsArgumentsIsASyntaxError() {
+        assertThat(kvd.call("HELLO", "2", "AUTH", "default")).isEqualTo("-ERR Syntax error in HELLO option 'AUTH'\r\n");
+        assertThat(kvd.call("HELLO", "2", "FOO")).isEqualTo("-ERR Syntax error in HELLO option 'FOO'\r\n");
+    }
 }

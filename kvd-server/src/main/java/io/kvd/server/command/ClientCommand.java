@@ -1,0 +1,242 @@
+package io.kvd.server.command;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | HELP. Every kvd client is a
+ * normal client of the default user in database 0 speaking RESP2.
+ */
+final class ClientCommand {
+    static final Subcommands SUBCOMMANDS = new Subcommands("client")
+            .add("getname", 2, ClientCommand::getname,
+                    "GETNAME",
+                    "    Return the name of the current connection.")
+            .add("id", 2, ClientCommand::id,
+                    "ID",
+                    "    Return the ID of the current connection.")
+            .add("info", 2, ClientCommand::info,
+                    "INFO",
+                    "    Return information about the current client connection.")
+            .add("kill", -3, ClientCommand::kill,
+                    "KILL <ip:port>",
+                    "    Kill connection made from <ip:port>.",
+                    "KILL <option> <value> [<option> <value> [...]]",
+                    "    Kill connections. Options are:",
+                    "    * ADDR (<ip:port>|<unixsocket>:0)",
+                    "      Kill connections made from the specified address",
+                    "    * LADDR (<ip:port>|<unixsocket>:0)",
+                    "      Kill connections made to specified local address",
+                    "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+                    "      Kill connections by type.",
+                    "    * USER <username>",
+                    "      Kill connections authenticated by <username>.",
+                    "    * SKIPME (YES|NO)",
+                    "      Skip killing current connection (default: yes).")
+            .add("list", -2, ClientCommand::list,
+                    "LIST [options ...]",
+                    "    Return information about client connections. Options:",
+                    "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+                    "      Return clients of specified type.")
+            .add("setname", 3, ClientCommand::setname,
+                    "SETNAME <name>",
+                    "    Assign the name <name> to the current connection.")
+            .add("setinfo", 4, ClientCommand::setinfo,
+                    "SETINFO <option> <value>",
+                    "    Set client meta attr. Options are:",
+                    "    * LIB-NAME: the client lib name.",
+                    "    * LIB-VER: the client lib version.")
+            .withHelp();
+
+    private ClientCommand() {
+    }
+
+    static void client(Client client, byte[][] argv) {
+        SUBCOMMANDS.dispatch(client, argv);
+    }
+
+    /** Redis's validateClientName: printable ASCII without spaces (so CLIENT LIST stays parseable). */
+    static void validateName(byte[] name) {
+        if (!printableWithoutSpaces(name)) {
+            throw new CommandError("ERR Client names cannot contain spaces, newlines or special characters.");
+        }
+    }
+
+    private static void id(Client client, byte[][] argv) {
+        client.reply().integer(client.id());
+    }
+
+    /** CLIENT SETNAME name: an empty name removes it. */
+    private static void setname(Client client, byte[][] argv) {
+        validateName(argv[2]);
+        client.setName(Args.utf8(argv[2]));
+        client.reply().ok();
+    }
+
+    private static void getname(Client client, byte[][] argv) {
+        client.reply().bulk(client.name().isEmpty() ? null : Args.bytes(client.name()));
+    }
+
+    /** CLIENT SETINFO LIB-NAME|LIB-VER value, as Redis 7.2 (Jedis, go-redis and redis-py send it). */
+    private static void setinfo(Client client, byte[][] argv) {
+        String attribute = Args.utf8(argv[2]);
+        boolean name = Args.is(argv[2], "lib-name");
+        if (!name && !Args.is(argv[2], "lib-ver")) {
+            throw new CommandError("ERR Unrecognized option '" + attribute + "'");
+        }
+        if (!printableWithoutSpaces(argv[3])) {
+            throw new CommandError("ERR " + attribute + " cannot contain spaces, newlines or special characters.");
+        }
+        if (name) {
+            client.setLibName(Args.utf8(argv[3]));
+        } else {
+            client.setLibVersion(Args.utf8(argv[3]));
+        }
+        client.reply().ok();
+    }
+
+    private static void info(Client client, byte[][] argv) {
+        client.reply().bulk(describe(client) + "\n");
+    }
+
+    /** CLIENT LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] | [ID id [id ...]] */
+    private static void list(Client client, byte[][] argv) {
+        StringBuilder out = new StringBuilder();
+        if (argv.length == 4 && Args.is(argv[2], "type")) {
+            if (isNormalType(argv[3])) {
+                client.server().clients().values().forEach(c -> out.append(describe(c)).append('\n'));
+            }
+        } else if (argv.length > 3 && Args.is(argv[2], "id")) {
+            for (int i = 3; i < argv.length; i++) {
+                Client c = client.server().clients().get(Args.parseLong(argv[i], "ERR Invalid client ID"));
+                if (c != null) {
+                    out.append(describe(c)).append('\n');
+                }
+            }
+        } else if (argv.length == 2) {
+            client.server().clients().values().forEach(c -> out.append(describe(c)).append('\n'));
+        } else {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        client.reply().bulk(out.toString());
+    }
+
+    /**
+     * CLIENT KILL ip:port (replies OK or "No such client"), or CLIENT KILL with filters ID, TYPE,
+     * ADDR, LADDR, USER, SKIPME (replies how many were killed). A client that kills itself gets
+     * the reply first.
+     */
+    private static void kill(Client client, byte[][] argv) {
+        boolean oldForm = argv.length == 3;
+        Predicate<Client> victim = oldForm ? addressIs(argv[2]) : killFilters(client, argv);
+        List<Client> victims = new ArrayList<>();
+        for (Client c : client.server().clients().values()) {
+            if (victim.test(c)) {
+                victims.add(c);
+            }
+        }
+        for (Client c : victims) {
+            if (c == client) {
+                client.closeAfterReply();
+            } else {
+                c.connection().close();
+            }
+        }
+        if (!oldForm) {
+            client.reply().integer(victims.size());
+        } else if (victims.isEmpty()) {
+            throw new CommandError("ERR No such client");
+        } else {
+            client.reply().ok();
+        }
+    }
+
+    private static Predicate<Client> killFilters(Client client, byte[][] argv) {
+        Predicate<Client> filter = c -> true;
+        boolean skipMe = true;
+        for (int i = 2; i < argv.length; i += 2) {
+            boolean hasValue = i + 1 < argv.length;
+            byte[] option = argv[i];
+            if (Args.is(option, "id") && hasValue) {
+                Long id = Args.toLong(argv[i + 1]);
+                if (id == null || id < 1) {
+                    throw new CommandError("ERR client-id should be greater than 0");
+                }
+                filter = filter.and(c -> c.id() == id);
+            } else if (Args.is(option, "type") && hasValue) {
+                boolean normal = isNormalType(argv[i + 1]);
+                filter = filter.and(c -> normal);
+            } else if (Args.is(option, "addr") && hasValue) {
+                filter = filter.and(addressIs(argv[i + 1]));
+            } else if (Args.is(option, "laddr") && hasValue) {
+                String address = Args.utf8(argv[i + 1]);
+                filter = filter.and(c -> c.connection().localAddress().equals(address));
+            } else if (Args.is(option, "user") && hasValue) {
+                String user = Args.utf8(argv[i + 1]);
+                if (!user.equals("default")) {
+                    throw new CommandError("ERR No such user '" + user + "'");
+                }
+            } else if (Args.is(option, "skipme") && hasValue) {
+                if (Args.is(argv[i + 1], "yes")) {
+                    skipMe = true;
+                } else if (Args.is(argv[i + 1], "no")) {
+                    skipMe = false;
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
+                }
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        return skipMe ? filter.and(c -> c != client) : filter;
+    }
+
+    private static Predicate<Client> addressIs(byte[] address) {
+        String text = Args.utf8(address);
+        return c -> c.connection().remoteAddress().equals(text);
+    }
+
+    /** Whether a client type names kvd's only kind, normal; an unknown type is an error as in Redis. */
+    private static boolean isNormalType(byte[] type) {
+        if (Args.is(type, "normal")) {
+            return true;
+        }
+        for (String other : new String[]{"master", "replica", "slave", "pubsub"}) {
+            if (Args.is(type, other)) {
+                return false;
+            }
+        }
+        throw new CommandError("ERR Unknown client type '" + Args.utf8(type) + "'");
+    }
+
+    /**
+     * One CLIENT LIST line with Redis 7.2's fields in its order. What kvd does not track per
+     * connection (file descriptor, buffer sizes and memory) reads -1 or 0.
+     */
+    static String describe(Client c) {
+        long now = c.keyspace().now();
+        return "id=" + c.id()
+                + " addr=" + c.connection().remoteAddress()
+                + " laddr=" + c.connection().localAddress()
+                + " fd=-1"
+                + " name=" + c.name()
+                + " age=" + (now - c.createdAtMs()) / 1000
+                + " idle=" + (now - c.lastInteractionMs()) / 1000
+                + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0"
+                + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
+                + " cmd=" + c.lastCommand()
+                + " user=default redir=-1 resp=2"
+                + " lib-name=" + c.libName()
+                + " lib-ver=" + c.libVersion();
+    }
+
+    private static boolean printableWithoutSpaces(byte[] text) {
+        for (byte b : text) {
+            if (b < '!' || b > '~') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,117 @@
+package io.kvd.server.command;
+
+import io.kvd.codec.RespReply;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
+ * kvd's table, described with Redis's own replies ({@link CommandDocs}).
+ */
+final class CommandCommand {
+    static final Subcommands SUBCOMMANDS = new Subcommands("command")
+            .add("count", 2, CommandCommand::count,
+                    "(no subcommand)",
+                    "    Return details about all Redis commands.",
+                    "COUNT",
+                    "    Return the total number of commands in this Redis server.")
+            .add("list", -2, CommandCommand::list,
+                    "LIST",
+                    "    Return a list of all commands in this Redis server.")
+            .add("info", -2, CommandCommand::info,
+                    "INFO [<command-name> ...]",
+                    "    Return details about multiple Redis commands.",
+                    "    If no command names are given, documentation details for all",
+                    "    commands are returned.")
+            .add("docs", -2, CommandCommand::docs,
+                    "DOCS [<command-name> ...]",
+                    "    Return documentation details about multiple Redis commands.",
+                    "    If no command names are given, documentation details for all",
+                    "    commands are returned.")
+            .withHelp();
+
+    private CommandCommand() {
+    }
+
+    /** COMMAND alone is COMMAND INFO for every command. */
+    static void command(Client client, byte[][] argv) {
+        if (argv.length == 1) {
+            info(client, argv);
+        } else {
+            SUBCOMMANDS.dispatch(client, argv);
+        }
+    }
+
+    private static void count(Client client, byte[][] argv) {
+        client.reply().integer(CommandTable.all().size());
+    }
+
+    /** COMMAND INFO [name ...]: every command without names; a null for each unknown name. */
+    private static void info(Client client, byte[][] argv) {
+        List<String> names = argv.length > 2 ? names(argv) : tableNames();
+        client.reply().arrayHeader(names.size());
+        for (String name : names) {
+            RespReply info = CommandDocs.info(name);
+            if (info == null) {
+                client.reply().nullBulk();
+            } else {
+                CommandDocs.write(client.reply(), info);
+            }
+        }
+    }
+
+    /** COMMAND DOCS [name ...]: name and docs of every command without names; unknown names are left out. */
+    private static void docs(Client client, byte[][] argv) {
+        List<String> names = new ArrayList<>(argv.length > 2 ? names(argv) : tableNames());
+        names.removeIf(name -> CommandDocs.docs(name) == null);
+        client.reply().arrayHeader(names.size() * 2);
+        for (String name : names) {
+            client.reply().bulk(name);
+            CommandDocs.write(client.reply(), CommandDocs.docs(name));
+        }
+    }
+
+    /** COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: commands, each followed by its subcommands. */
+    private static void list(Client client, byte[][] argv) {
+        Predicate<String> filter = name -> true;
+        for (int i = 2; i < argv.length; i += 3) {
+            if (!Args.is(argv[i], "filterby") || argv.length - 1 - i != 2) {
+                throw new CommandError(Errors.SYNTAX);
+            }
+            String value = Args.utf8(argv[i + 2]);
+            if (Args.is(argv[i + 1], "module")) {
+                filter = name -> false;
+            } else if (Args.is(argv[i + 1], "aclcat")) {
+                filter = name -> CommandDocs.aclCategories(name).stream().anyMatch(value::equalsIgnoreCase);
+            } else if (Args.is(argv[i + 1], "pattern")) {
+                filter = name -> Glob.matches(value, name, true);
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        List<String> listed = new ArrayList<>();
+        for (String name : tableNames()) {
+            if (filter.test(name)) {
+                listed.add(name);
+            }
+            CommandDocs.subcommands(name).stream().filter(filter).forEach(listed::add);
+        }
+        client.reply().arrayHeader(listed.size());
+        listed.forEach(client.reply()::bulk);
+    }
+
+    private static List<String> tableNames() {
+        return CommandTable.all().stream().map(Command::name).toList();
+    }
+
+    private static List<String> names(byte[][] argv) {
+        List<String> names = new ArrayList<>();
+        for (int i = 2; i < argv.length; i++) {
+            names.add(Args.utf8(argv[i]).toLowerCase(Locale.ROOT));
+        }
+        return names;
+    }
+}

@@ -1,0 +1,225 @@
+package io.kvd.server.command;
+
+import io.kvd.server.config.Config;
+import io.kvd.server.store.Keyspace;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * INFO [section ...]: Redis's text report, one bulk string of "# Section" blocks of
+ * {@code field:value} lines separated by an empty line, sections always in Redis's order.
+ * kvd reports the fields it can answer truthfully, under Redis's names; an unknown section is
+ * empty, as in Redis.
+ */
+final class InfoCommand {
+    /** Each section's title (INFO takes it in any case) and what writes its fields. */
+    private static final Map<String, BiConsumer<ServerState, Section>> SECTIONS = new LinkedHashMap<>();
+
+    static {
+        SECTIONS.put("Server", InfoCommand::server);
+        SECTIONS.put("Clients", InfoCommand::clients);
+        SECTIONS.put("Memory", InfoCommand::memory);
+        SECTIONS.put("Persistence", InfoCommand::persistence);
+        SECTIONS.put("Stats", InfoCommand::stats);
+        SECTIONS.put("Replication", InfoCommand::replication);
+        SECTIONS.put("CPU", InfoCommand::cpu);
+        SECTIONS.put("Cluster", InfoCommand::cluster);
+        SECTIONS.put("Keyspace", InfoCommand::keyspace);
+    }
+
+    private static final String OS = System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+            + ("amd64".equals(System.getProperty("os.arch")) ? "x86_64" : System.getProperty("os.arch"));
+
+    private InfoCommand() {
+    }
+
+    /** The lines of one section, each ending in CRLF. */
+    private static final class Section {
+        private final StringBuilder text;
+
+        Section(StringBuilder text, String title) {
+            this.text = text.append("# ").append(title).append("\r\n");
+        }
+
+        Section field(String name, Object value) {
+            text.append(name).append(':').append(value).append("\r\n");
+            return this;
+        }
+    }
+
+    static void info(Client client, byte[][] argv) {
+        Set<String> wanted = new HashSet<>();
+        for (int i = 1; i < argv.length; i++) {
+            wanted.add(Args.utf8(argv[i]).toLowerCase(Locale.ROOT));
+        }
+        boolean all = argv.length == 1 || wanted.contains("default") || wanted.contains("all")
+                || wanted.contains("everything");
+        StringBuilder text = new StringBuilder();
+        SECTIONS.forEach((title, writer) -> {
+            if (all || wanted.contains(title.toLowerCase(Locale.ROOT))) {
+                if (!text.isEmpty()) {
+                    text.append("\r\n");
+                }
+                writer.accept(client.server(), new Section(text, title));
+            }
+        });
+        client.reply().bulk(text.toString());
+    }
+
+    private static void server(ServerState server, Section s) {
+        long uptimeSeconds = (System.currentTimeMillis() - server.startedAtMs()) / 1000;
+        Instant now = Instant.now();
+        s.field("redis_version", Version.REDIS)
+                .field("kvd_version", Version.KVD)
+                .field("redis_git_sha1", "00000000")
+                .field("redis_git_dirty", 0)
+                .field("redis_mode", "standalone")
+                .field("os", OS)
+                .field("arch_bits", System.getProperty("sun.arch.data.model", "64"))
+                .field("multiplexing_api", server.transport())
+                .field("process_id", ProcessHandle.current().pid())
+                .field("tcp_port", server.tcpPort())
+                .field("server_time_usec", now.getEpochSecond() * 1_000_000 + now.getNano() / 1000)
+                .field("uptime_in_seconds", uptimeSeconds)
+                .field("uptime_in_days", uptimeSeconds / 86400)
+                .field("hz", server.config().hz())
+                .field("configured_hz", server.config().hz());
+    }
+
+    private static void clients(ServerState server, Section s) {
+        s.field("connected_clients", server.clients().size())
+                .field("blocked_clients", 0)
+                .field("tracking_clients", 0);
+    }
+
+    private static void memory(ServerState server, Section s) {
+        Runtime runtime = Runtime.getRuntime();
+        long used = runtime.totalMemory() - runtime.freeMemory();
+        s.field("used_memory", used).field("used_memory_human", bytesToHuman(used));
+        long rss = residentSetBytes();
+        if (rss >= 0) {
+            s.field("used_memory_rss", rss).field("used_memory_rss_human", bytesToHuman(rss));
+        }
+        long total = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
+                .getTotalMemorySize();
+        s.field("total_system_memory", total)
+                .field("total_system_memory_human", bytesToHuman(total))
+                .field("maxmemory", 0)
+                .field("maxmemory_human", "0B")
+                .field("maxmemory_policy", "noeviction");
+    }
+
+    private static void persistence(ServerState server, Section s) {
+        s.field("loading", 0)
+                .field("async_loading", 0)
+                .field("rdb_bgsave_in_progress", 0)
+                .field("aof_enabled", "yes".equals(server.config().get(Config.APPENDONLY)) ? 1 : 0)
+                .field("aof_rewrite_in_progress", 0);
+    }
+
+    private static void stats(ServerState server, Section s) {
+        ServerState.Stats stats = server.stats();
+        s.field("total_connections_received", stats.connectionsReceived)
+                .field("total_commands_processed", stats.commandsProcessed)
+                .field("instantaneous_ops_per_sec", server.opsPerSecond().value())
+                .field("rejected_connections", 0)
+                .field("expired_keys", server.keyspace().expiredKeys())
+                .field("evicted_keys", 0)
+                .field("pubsub_channels", 0)
+                .field("pubsub_patterns", 0)
+                .field("client_output_read_pauses", stats.readPauses);
+    }
+
+    private static void replication(ServerState server, Section s) {
+        s.field("role", "master").field("connected_slaves", 0);
+    }
+
+    /** Process times from /proc (Linux), the event loop thread's own from the JVM. */
+    private static void cpu(ServerState server, Section s) {
+        long[] userSys = processCpuTicks();
+        if (userSys != null) {
+            // /proc reports clock ticks of USER_HZ, which Linux fixes at 100 per second for user space.
+            s.field("used_cpu_sys", seconds(userSys[1] * 10_000_000L))
+                    .field("used_cpu_user", seconds(userSys[0] * 10_000_000L));
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuNanos = threads.getCurrentThreadCpuTime();
+        long userNanos = threads.getCurrentThreadUserTime();
+        if (cpuNanos >= 0 && userNanos >= 0) {
+            s.field("used_cpu_sys_main_thread", seconds(cpuNanos - userNanos))
+                    .field("used_cpu_user_main_thread", seconds(userNanos));
+        }
+    }
+
+    private static void cluster(ServerState server, Section s) {
+        s.field("cluster_enabled", 0);
+    }
+
+    /** {@code db0:keys=N,expires=M,avg_ttl=T}, only when database 0 has keys. */
+    private static void keyspace(ServerState server, Section s) {
+        Keyspace keyspace = server.keyspace();
+        if (keyspace.size() > 0) {
+            s.field("db0", "keys=" + keyspace.size() + ",expires=" + keyspace.sizeWithDeadline()
+                    + ",avg_ttl=" + server.expiryCycle().averageTtlMs());
+        }
+    }
+
+    /** Redis's bytesToHuman: B below 1024, else two decimals of K, M, G, T or P. */
+    static String bytesToHuman(long n) {
+        String units = "KMGTP";
+        if (n < 1024) {
+            return n + "B";
+        }
+        double d = n;
+        int unit = -1;
+        while (d >= 1024 && unit < units.length() - 1) {
+            d /= 1024;
+            unit++;
+        }
+        // printf's "%.2f" rounds the exact binary value half to even: 6.625 prints as 6.62.
+        return new BigDecimal(d).setScale(2, RoundingMode.HALF_EVEN).toPlainString() + units.charAt(unit);
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%d.%06d", nanos / 1_000_000_000L, nanos % 1_000_000_000L / 1000);
+    }
+
+    /** VmRSS from /proc/self/status, or -1 where there is no such file. */
+    private static long residentSetBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** utime and stime of /proc/self/stat (fields 14 and 15), or null where there is no such file. */
+    private static long[] processCpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            // The command name (field 2) may hold spaces: count fields from its closing parenthesis.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[]{Long.parseLong(fields[11]), Long.parseLong(fields[12])};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}

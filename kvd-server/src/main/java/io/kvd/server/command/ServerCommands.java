@@ -1,0 +1,62 @@
+package io.kvd.server.command;
+
+import java.time.Instant;
+
+/** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN. */
+final class ServerCommands {
+    private ServerCommands() {
+    }
+
+    /** TIME: unix seconds and microseconds, as two bulk strings, read fresh as Redis does. */
+    static void time(Client client, byte[][] argv) {
+        Instant now = Instant.now();
+        client.reply().arrayHeader(2);
+        client.reply().bulk(Long.toString(now.getEpochSecond()));
+        client.reply().bulk(Long.toString(now.getNano() / 1000));
+    }
+
+    static void dbsize(Client client, byte[][] argv) {
+        client.reply().integer(client.keyspace().size());
+    }
+
+    /**
+     * FLUSHDB [ASYNC|SYNC] and FLUSHALL [ASYNC|SYNC] (kvd has one database): both modes empty the
+     * keyspace before replying.
+     */
+    static void flush(Client client, byte[][] argv) {
+        if (argv.length > 2 || argv.length == 2 && !Args.is(argv[1], "async") && !Args.is(argv[1], "sync")) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        client.keyspace().clear();
+        client.reply().ok();
+    }
+
+    /**
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: no reply when it succeeds; the connection
+     * closes with the server. kvd keeps no RDB, so SAVE has nothing to write; no shutdown is
+     * ever pending, so ABORT has nothing to abort.
+     */
+    static void shutdown(Client client, byte[][] argv) {
+        boolean save = false;
+        boolean nosave = false;
+        boolean abort = false;
+        for (int i = 1; i < argv.length; i++) {
+            if (Args.is(argv[i], "nosave")) {
+                nosave = true;
+            } else if (Args.is(argv[i], "save")) {
+                save = true;
+            } else if (Args.is(argv[i], "abort")) {
+                abort = true;
+            } else if (!Args.is(argv[i], "now") && !Args.is(argv[i], "force")) {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        if (save && nosave || abort && argv.length > 2) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        if (abort) {
+            throw new CommandError("ERR No shutdown in progress.");
+        }
+        client.server().shutdown();
+    }
+}

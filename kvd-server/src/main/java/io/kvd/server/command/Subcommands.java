@@ -1,0 +1,69 @@
+package io.kvd.server.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The subcommands of a container command (CLIENT, CONFIG, COMMAND): each with its own arity,
+ * checked as Redis checks a subcommand's ({@code 'client|setname'} in the error), and its HELP text.
+ */
+final class Subcommands {
+    private final String container;
+    private final Map<String, Command> byName = new LinkedHashMap<>();
+    private final List<String> help = new ArrayList<>();
+
+    /** @param container lower-case name of the container command */
+    Subcommands(String container) {
+        this.container = container;
+        help.add(container.toUpperCase(Locale.ROOT) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+    }
+
+    /** Adds a subcommand and the lines HELP prints for it (Redis's texts). */
+    Subcommands add(String name, int arity, CommandHandler handler, String... helpLines) {
+        byName.put(name, subcommand(name, arity, handler));
+        help.addAll(List.of(helpLines));
+        return this;
+    }
+
+    /** Adds HELP itself, which closes the help text as Redis's addReplyHelp does. */
+    Subcommands withHelp() {
+        help.add("HELP");
+        help.add("    Prints this help.");
+        byName.put("help", subcommand("help", 2, this::help));
+        return this;
+    }
+
+    /** The subcommands, named as Redis names them ({@code client|setname}), in the order they were added. */
+    List<Command> all() {
+        return List.copyOf(byName.values());
+    }
+
+    /** Runs the subcommand named by {@code argv[1]}, after its arity check. */
+    void dispatch(Client client, byte[][] argv) {
+        String name = Args.utf8(argv[1]);
+        Command sub = byName.get(name.toLowerCase(Locale.ROOT));
+        if (sub == null) {
+            throw new CommandError("ERR unknown subcommand '" + name.substring(0, Math.min(name.length(), 128)) + "'. Try "
+                    + container.toUpperCase(Locale.ROOT) + " HELP.");
+        }
+        if (!sub.arityMatches(argv.length)) {
+            throw new CommandError(Errors.wrongArity(sub.name()));
+        }
+        client.interacted(sub.name(), client.lastInteractionMs());
+        sub.handler().execute(client, argv);
+    }
+
+    /** A subcommand as Redis names it, e.g. {@code client|setname}; flags and keys live in its COMMAND INFO. */
+    private Command subcommand(String name, int arity, CommandHandler handler) {
+        return new Command(container + "|" + name, arity, Set.of(), 0, 0, 0, handler);
+    }
+
+    private void help(Client client, byte[][] argv) {
+        client.reply().arrayHeader(help.size());
+        help.forEach(client.reply()::simpleString);
+    }
+}

@@ -1,0 +1,115 @@
+package io.kvd.server.command;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ConfigCommandTest {
+    private final CommandFixture kvd = new CommandFixture();
+
+    @Test
+    void getSaveIsEmptyAsRedisBenchmarkExpects() {
+        assertThat(kvd.call("CONFIG", "GET", "save")).isEqualTo("*2\r\n$4\r\nsave\r\n$0\r\n\r\n");
+    }
+
+    @Test
+    void getAppendonly() {
+        assertThat(kvd.call("CONFIG", "GET", "appendonly")).isEqualTo("*2\r\n$10\r\nappendonly\r\n$2\r\nno\r\n");
+    }
+
+    @Test
+    void getExactNameAnswersUnderTheNameAsGiven() {
+        assertThat(kvd.call("CONFIG", "GET", "HZ")).isEqualTo("*2\r\n$2\r\nHZ\r\n$2\r\n10\r\n");
+    }
+
+    @Test
+    void getSeveralNamesReportsEachOnce() {
+        assertThat(kvd.call("CONFIG", "GET", "hz", "databases", "hz"))
+                .isEqualTo("*4\r\n$2\r\nhz\r\n$2\r\n10\r\n$9\r\ndatabases\r\n$1\r\n1\r\n");
+    }
+
+    @Test
+    void getPatternMatchesNamesIgnoringCase() {
+        assertThat(kvd.call("CONFIG", "GET", "D*")).isEqualTo("*4\r\n$3\r\ndir\r\n$1\r\n.\r\n$9\r\ndatabases\r\n$1\r\n1\r\n");
+    }
+
+    @Test
+    void getMaxmemoryIsZeroBecauseKvdHasNoLimit() {
+        assertThat(kvd.call("CONFIG", "GET", "maxmemory*")).isEqualTo(
+                "*4\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n");
+    }
+
+    @Test
+    void getWithNoMatchIsAnEmptyArray() {
+        assertThat(kvd.call("CONFIG", "GET", "nomatch")).isEqualTo("*0\r\n");
+    }
+
+    @Test
+    void setChangesAMutableDirective() {
+        assertThat(kvd.call("CONFIG", "SET", "hz", "20", "loglevel", "warning")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "hz")).isEqualTo("*2\r\n$2\r\nhz\r\n$2\r\n20\r\n");
+        assertThat(kvd.config.loglevel()).isEqualTo("warning");
+    }
+
+    @Test
+    void setUnknownDirectiveIsAnError() {
+        assertThat(kvd.call("CONFIG", "SET", "foo", "1"))
+                .isEqualTo("-ERR Unknown option or number of arguments for CONFIG SET - 'foo'\r\n");
+    }
+
+    @Test
+    void setImmutableDirectiveIsAnError() {
+        assertThat(kvd.call("CONFIG", "SET", "port", "1"))
+                .isEqualTo("-ERR CONFIG SET failed (possibly related to argument 'port') - can't set immutable config\r\n");
+    }
+
+    @Test
+    void setInvalidValueNamesTheDirectiveAndTheReason() {
+        assertThat(kvd.call("CONFIG", "SET", "hz", "x")).isEqualTo(
+                "-ERR CONFIG SET failed (possibly related to argument 'hz') - argument couldn't be parsed into an integer\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "loglevel", "foo")).isEqualTo(
+                "-ERR CONFIG SET failed (possibly related to argument 'loglevel') - argument(s) must be one of the following: debug, verbose, notice, warning\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "proto-max-bulk-len", "x")).isEqualTo(
+                "-ERR CONFIG SET failed (possibly related to argument 'proto-max-bulk-len') - argument must be a memory value\r\n");
+    }
+
+    @Test
+    void setIsAllOrNothing() {
+        assertThat(kvd.call("CONFIG", "SET", "hz", "20", "loglevel", "foo")).startsWith("-ERR CONFIG SET failed");
+        assertThat(kvd.config.hz()).isEqualTo(10);
+    }
+
+    @Test
+    void setTheSameDirectiveTwiceIsAnError() {
+        assertThat(kvd.call("CONFIG", "SET", "hz", "10", "hz", "11"))
+                .isEqualTo("-ERR CONFIG SET failed (possibly related to argument 'hz') - duplicate parameter\r\n");
+    }
+
+    @Test
+    void setWithANameWithoutValueIsASyntaxError() {
+        assertThat(kvd.call("CONFIG", "SET", "hz", "10", "loglevel")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "hz")).isEqualTo("-ERR wrong number of arguments for 'config|set' command\r\n");
+    }
+
+    @Test
+    void resetstatZeroesTheCounters() {
+        kvd.call("PING");
+        assertThat(kvd.call("CONFIG", "RESETSTAT")).isEqualTo("+OK\r\n");
+        assertThat(kvd.server.stats().commandsProcessed).isEqualTo(1);
+    }
+
+    @Test
+    void unknownSubcommandPointsToHelp() {
+        assertThat(kvd.call("CONFIG", "REWRITE")).isEqualTo("-ERR unknown subcommand 'REWRITE'. Try CONFIG HELP.\r\n");
+    }
+
+    @Test
+    void helpListsGetSetResetstatAndHelp() {
+        assertThat(kvd.call("CONFIG", "HELP")).isEqualTo("*9\r\n"
+                + "+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"
+                + "+GET <pattern>\r\n+    Return parameters matching the glob-like <pattern> and their values.\r\n"
+                + "+SET <directive> <value>\r\n+    Set the configuration <directive> to <value>.\r\n"
+                + "+RESETSTAT\r\n+    Reset statistics reported by the INFO command.\r\n"
+                + "+HELP\r\n+    Prints this help.\r\n");
+    }
+}

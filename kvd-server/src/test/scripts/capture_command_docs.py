@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Captures Redis 7.0.15's COMMAND INFO and COMMAND DOCS replies for every command in kvd's table.
+
+kvd serves these bytes as its own COMMAND INFO/DOCS (see CommandDocs.java). Run from the
+repository root after adding a command to CommandTable.java:
+
+    python3 kvd-server/src/test/scripts/capture_command_docs.py
+
+It starts a throwaway redis-server on a free port, asks it about the table's commands, keeps
+only the subcommands kvd implements (SUBCOMMANDS below), adds CLIENT SETINFO as Redis 7.2
+documents it (7.0 lacks it), and writes command-info.resp and command-docs.resp.
+"""
+import os
+import re
+import socket
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.abspath(__file__)) + "/../../.."
+TABLE = ROOT + "/src/main/java/io/kvd/server/command/CommandTable.java"
+OUT = ROOT + "/src/main/resources/io/kvd/server/command/"
+
+# The subcommands each container implements; CommandDocsTest checks these against the handlers.
+SUBCOMMANDS = {
+    "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "help"],
+    "config": ["get", "set", "resetstat", "help"],
+    "command": ["count", "info", "docs", "list", "help"],
+}
+
+# CLIENT SETINFO as Redis 7.2's COMMAND INFO and COMMAND DOCS describe it.
+SETINFO_INFO = ("*", [("$", b"client|setinfo"), (":", 4),
+                      ("*", [("+", "noscript"), ("+", "loading"), ("+", "stale")]),
+                      (":", 0), (":", 0), (":", 0),
+                      ("*", [("+", "@slow"), ("+", "@connection")]),
+                      ("*", [("$", b"request_policy:all_nodes"), ("$", b"response_policy:all_succeeded")]),
+                      ("*", []), ("*", [])])
+
+
+def bulk(text):
+    return ("$", text.encode())
+
+
+def token_arg(name, token):
+    return ("*", [bulk("name"), bulk(name), bulk("type"), bulk("string"), bulk("token"), bulk(token)])
+
+
+SETINFO_DOCS = ("*", [bulk("summary"), bulk("Sets information specific to the client or connection."),
+                      bulk("since"), bulk("7.2.0"), bulk("group"), bulk("connection"),
+                      bulk("complexity"), bulk("O(1)"), bulk("arguments"),
+                      ("*", [("*", [bulk("name"), bulk("attr"), bulk("type"), bulk("oneof"), bulk("arguments"),
+                                    ("*", [token_arg("libname", "LIB-NAME"), token_arg("libver", "LIB-VER")])])])])
+
+
+def encode(args):
+    out = b"*%d\r\n" % len(args)
+    for a in args:
+        a = a.encode()
+        out += b"$%d\r\n%s\r\n" % (len(a), a)
+    return out
+
+
+class Reader:
+    def __init__(self, sock):
+        self.sock = sock
+        self.buf = b""
+
+    def line(self):
+        while b"\r\n" not in self.buf:
+            self.buf += self.sock.recv(1 << 16)
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line
+
+    def exact(self, n):
+        while len(self.buf) < n + 2:
+            self.buf += self.sock.recv(1 << 16)
+        data, self.buf = self.buf[:n], self.buf[n + 2:]
+        return data
+
+    def reply(self):
+        line = self.line()
+        kind, rest = chr(line[0]), line[1:]
+        if kind in "+-":
+            return (kind, rest.decode())
+        if kind == ":":
+            return (kind, int(rest))
+        n = int(rest)
+        if kind == "$":
+            return (kind, None if n < 0 else self.exact(n))
+        return (kind, None if n < 0 else [self.reply() for _ in range(n)])
+
+
+def serialize(r):
+    kind, v = r
+    if kind in "+-":
+        return (kind + v + "\r\n").encode()
+    if kind == ":":
+        return b":%d\r\n" % v
+    if kind == "$":
+        return b"$-1\r\n" if v is None else b"$%d\r\n%s\r\n" % (len(v), v)
+    return b"*-1\r\n" if v is None else b"*%d\r\n" % len(v) + b"".join(serialize(e) for e in v)
+
+
+def kept(container, full_name):
+    return full_name.split("|")[1] in SUBCOMMANDS[container]
+
+
+def filter_info(entry):
+    name = entry[1][0][1].decode()
+    if name in SUBCOMMANDS:
+        subs = [s for s in entry[1][9][1] if kept(name, s[1][0][1].decode())]
+        if name == "client":
+            subs.append(SETINFO_INFO)
+        entry[1][9] = ("*", subs)
+    return entry
+
+
+def filter_docs(name, docs):
+    if name in SUBCOMMANDS:
+        fields = docs[1]
+        i = [f[1] for f in fields[0::2]].index(b"subcommands") * 2
+        pairs = fields[i + 1][1]
+        subs = []
+        for j in range(0, len(pairs), 2):
+            if kept(name, pairs[j][1].decode()):
+                subs += pairs[j:j + 2]
+        if name == "client":
+            subs += [bulk("client|setinfo"), SETINFO_DOCS]
+        fields[i + 1] = ("*", subs)
+    return docs
+
+
+def main():
+    names = re.findall(r'command\("([^"]+)"', open(TABLE).read())
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                sock = socket.create_connection(("127.0.0.1", port))
+                break
+            except OSError:
+                time.sleep(0.05)
+        reader = Reader(sock)
+        sock.sendall(encode(["COMMAND", "INFO"] + names))
+        infos = reader.reply()[1]
+        sock.sendall(encode(["COMMAND", "DOCS"] + names))
+        docs = reader.reply()[1]
+    finally:
+        server.terminate()
+        server.wait()
+    missing = [n for n, i in zip(names, infos) if i[1] is None]
+    if missing:
+        raise SystemExit("Redis does not know: " + ", ".join(missing))
+    docs_by_name = {docs[i][1].decode(): docs[i + 1] for i in range(0, len(docs), 2)}
+    with open(OUT + "command-info.resp", "wb") as f:
+        f.write(serialize(("*", [filter_info(i) for i in infos])))
+    with open(OUT + "command-docs.resp", "wb") as f:
+        pairs = []
+        for n in names:
+            pairs += [bulk(n), filter_docs(n, docs_by_name[n])]
+        f.write(serialize(("*", pairs)))
+
+
+if __name__ == "__main__":
+    main()
