@@ -59,7 +59,9 @@ final class LongDouble {
             return INFINITY;
         }
         boolean hex = s.length - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
-        return hex ? parseDigits(s, i + 2, negative, 16, 'p') : parseDigits(s, i, negative, 10, 'e');
+        LongDouble value = hex ? parseDigits(s, i + 2, negative, 16, 'p') : parseDigits(s, i, negative, 10, 'e');
+        // A number written out that rounds to infinity is strtold's overflow, not infinity.
+        return value == INFINITY ? null : value;
     }
 
     /**
