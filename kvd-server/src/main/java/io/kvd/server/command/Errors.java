@@ -15,4 +15,8 @@ public final class Errors {
     public static String wrongArity(String commandName) {
         return "ERR wrong number of arguments for '" + commandName + "' command";
     }
+
+    public static String invalidExpireTime(String commandName) {
+        return "ERR invalid expire time in '" + commandName + "' command";
+    }
 }

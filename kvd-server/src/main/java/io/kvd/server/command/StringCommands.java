@@ -1,11 +1,18 @@
 package io.kvd.server.command;
 
+import io.kvd.server.command.StringOptions.Expiry;
 import io.kvd.server.store.Keyspace;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
-/** String commands (Redis's t_string.c). */
+/**
+ * String commands (Redis's t_string.c). Values are byte arrays that other code may still hold
+ * (a reply, the AOF buffer), so a command never changes a stored array in place: it stores a new one.
+ */
 final class StringCommands {
+    private static final byte[] EMPTY = {};
+
     private StringCommands() {
     }
 
@@ -14,22 +21,270 @@ final class StringCommands {
         client.reply().bulk(client.keyspace().get(argv[1]));
     }
 
-    /** SET key value */
+    /** SET key value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL] */
     static void set(Client client, byte[][] argv) {
-        client.keyspace().put(argv[1], argv[2], Keyspace.PERSISTENT);
+        StringOptions options = StringOptions.ofSet(argv);
+        Keyspace keyspace = client.keyspace();
+        // As Redis: the time is checked before GET replies, and NX/XX after it.
+        long deadline = options.expiry.timed ? options.deadline(keyspace.now(), "set") : Keyspace.PERSISTENT;
+        if (options.get) {
+            client.reply().bulk(keyspace.get(argv[1]));
+        }
+        boolean found = keyspace.exists(argv[1]);
+        if ((options.nx && found) || (options.xx && !found)) {
+            if (!options.get) {
+                client.reply().nullBulk();
+            }
+            return;
+        }
+        // A deadline already past is stored as such: Redis 7.0 lets the key expire, it does not delete it.
+        if (options.expiry == Expiry.KEEPTTL) {
+            keyspace.putKeepingDeadline(argv[1], argv[2]);
+        } else {
+            keyspace.put(argv[1], argv[2], deadline);
+        }
+        if (!options.get) {
+            client.reply().ok();
+        }
+    }
+
+    /** SETNX key value */
+    static void setnx(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        if (keyspace.exists(argv[1])) {
+            client.reply().integer(0);
+            return;
+        }
+        keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+        client.reply().integer(1);
+    }
+
+    /** SETEX key seconds value */
+    static void setex(Client client, byte[][] argv) {
+        setWithTime(client, argv, Expiry.EX, "setex");
+    }
+
+    /** PSETEX key milliseconds value */
+    static void psetex(Client client, byte[][] argv) {
+        setWithTime(client, argv, Expiry.PX, "psetex");
+    }
+
+    private static void setWithTime(Client client, byte[][] argv, Expiry expiry, String command) {
+        Keyspace keyspace = client.keyspace();
+        long deadline = StringOptions.deadline(expiry, argv[2], keyspace.now(), command);
+        keyspace.put(argv[1], argv[3], deadline);
         client.reply().ok();
+    }
+
+    /** GETSET key value */
+    static void getset(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        client.reply().bulk(keyspace.get(argv[1]));
+        keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+    }
+
+    /** GETDEL key */
+    static void getdel(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        byte[] value = keyspace.get(argv[1]);
+        if (value != null) {
+            keyspace.remove(argv[1]);
+        }
+        client.reply().bulk(value);
+    }
+
+    /** GETEX key [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|PERSIST] */
+    static void getex(Client client, byte[][] argv) {
+        StringOptions options = StringOptions.ofGetex(argv);
+        Keyspace keyspace = client.keyspace();
+        byte[] value = keyspace.get(argv[1]);
+        if (value == null) {
+            // As Redis: a missing key answers nil before the time is checked.
+            client.reply().nullBulk();
+            return;
+        }
+        long deadline = options.expiry.timed ? options.deadline(keyspace.now(), "getex") : Keyspace.PERSISTENT;
+        client.reply().bulk(value);
+        if (options.expiry.timed && !options.expiry.relative && deadline <= keyspace.now()) {
+            // Unlike SET, GETEX deletes a key whose EXAT/PXAT time has passed.
+            keyspace.remove(argv[1]);
+        } else if (options.expiry.timed || options.expiry == Expiry.PERSIST) {
+            keyspace.setDeadline(argv[1], deadline);
+        }
+    }
+
+    /** MGET key [key ...] */
+    static void mget(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        client.reply().arrayHeader(argv.length - 1);
+        for (int i = 1; i < argv.length; i++) {
+            client.reply().bulk(keyspace.get(argv[i]));
+        }
+    }
+
+    /** MSET key value [key value ...] */
+    static void mset(Client client, byte[][] argv) {
+        checkPairs(argv, "mset");
+        putPairs(client.keyspace(), argv);
+        client.reply().ok();
+    }
+
+    /** MSETNX key value [key value ...] */
+    static void msetnx(Client client, byte[][] argv) {
+        checkPairs(argv, "msetnx");
+        Keyspace keyspace = client.keyspace();
+        for (int i = 1; i < argv.length; i += 2) {
+            if (keyspace.exists(argv[i])) {
+                client.reply().integer(0);
+                return;
+            }
+        }
+        putPairs(keyspace, argv);
+        client.reply().integer(1);
+    }
+
+    /** The table's arity only says "at least 3"; a key without its value is an arity error too. */
+    private static void checkPairs(byte[][] argv, String command) {
+        if (argv.length % 2 == 0) {
+            throw new CommandError(Errors.wrongArity(command));
+        }
+    }
+
+    private static void putPairs(Keyspace keyspace, byte[][] argv) {
+        for (int i = 1; i < argv.length; i += 2) {
+            keyspace.put(argv[i], argv[i + 1], Keyspace.PERSISTENT);
+        }
+    }
+
+    /** APPEND key value */
+    static void append(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        byte[] old = keyspace.get(argv[1]);
+        byte[] value = argv[2];
+        if (old != null) {
+            // Only the result of appending is checked: the argument alone was within the limit.
+            checkLength(client, old.length, value.length);
+            byte[] joined = Arrays.copyOf(old, old.length + value.length);
+            System.arraycopy(value, 0, joined, old.length, value.length);
+            value = joined;
+        }
+        keyspace.putKeepingDeadline(argv[1], value);
+        client.reply().integer(value.length);
+    }
+
+    /** STRLEN key */
+    static void strlen(Client client, byte[][] argv) {
+        byte[] value = client.keyspace().get(argv[1]);
+        client.reply().integer(value == null ? 0 : value.length);
+    }
+
+    /** GETRANGE key start end (also SUBSTR key start end) */
+    static void getrange(Client client, byte[][] argv) {
+        long start = Args.parseLong(argv[2]);
+        long end = Args.parseLong(argv[3]);
+        byte[] value = client.keyspace().get(argv[1]);
+        // Redis's clamping: both negative and reversed is empty; negative counts from the end.
+        if (value == null || (start < 0 && end < 0 && start > end)) {
+            client.reply().bulk(EMPTY);
+            return;
+        }
+        int length = value.length;
+        if (start < 0) {
+            start = Math.max(length + start, 0);
+        }
+        if (end < 0) {
+            end = Math.max(length + end, 0);
+        }
+        end = Math.min(end, length - 1L);
+        if (start > end || length == 0) {
+            client.reply().bulk(EMPTY);
+        } else {
+            client.reply().bulk(value, (int) start, (int) (end - start + 1));
+        }
+    }
+
+    /** SETRANGE key offset value */
+    static void setrange(Client client, byte[][] argv) {
+        long offset = Args.parseLong(argv[2]);
+        if (offset < 0) {
+            throw new CommandError("ERR offset is out of range");
+        }
+        Keyspace keyspace = client.keyspace();
+        byte[] old = keyspace.get(argv[1]);
+        byte[] patch = argv[3];
+        if (patch.length == 0) {
+            // Nothing to write: the length as it is, and no key created.
+            client.reply().integer(old == null ? 0 : old.length);
+            return;
+        }
+        checkLength(client, offset, patch.length);
+        int end = (int) offset + patch.length;
+        byte[] base = old == null ? EMPTY : old;
+        byte[] value = Arrays.copyOf(base, Math.max(end, base.length));
+        System.arraycopy(patch, 0, value, (int) offset, patch.length);
+        keyspace.putKeepingDeadline(argv[1], value);
+        client.reply().integer(value.length);
+    }
+
+    /** Redis's checkStringLength: a string grown past proto-max-bulk-len (or past a long) is refused. */
+    private static void checkLength(Client client, long length, long added) {
+        if (added > client.server().config().protoMaxBulkLen() - length) {
+            throw new CommandError("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        }
     }
 
     /** INCR key */
     static void incr(Client client, byte[][] argv) {
+        incrementBy(client, argv[1], 1);
+    }
+
+    /** DECR key */
+    static void decr(Client client, byte[][] argv) {
+        incrementBy(client, argv[1], -1);
+    }
+
+    /** INCRBY key increment */
+    static void incrby(Client client, byte[][] argv) {
+        incrementBy(client, argv[1], Args.parseLong(argv[2]));
+    }
+
+    /** DECRBY key decrement */
+    static void decrby(Client client, byte[][] argv) {
+        long decrement = Args.parseLong(argv[2]);
+        if (decrement == Long.MIN_VALUE) {
+            throw new CommandError("ERR decrement would overflow");
+        }
+        incrementBy(client, argv[1], -decrement);
+    }
+
+    /** Adds to the integer a key holds (0 if missing), keeping its TTL, and replies with the sum. */
+    private static void incrementBy(Client client, byte[] key, long increment) {
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        byte[] old = keyspace.get(key);
         long value = old == null ? 0 : Args.parseLong(old);
-        if (value == Long.MAX_VALUE) {
+        long sum = value + increment;
+        if (((value ^ sum) & (increment ^ sum)) < 0) {
             throw new CommandError(Errors.OVERFLOW);
         }
-        value++;
-        keyspace.putKeepingDeadline(argv[1], Long.toString(value).getBytes(StandardCharsets.US_ASCII));
-        client.reply().integer(value);
+        keyspace.putKeepingDeadline(key, Long.toString(sum).getBytes(StandardCharsets.US_ASCII));
+        client.reply().integer(sum);
+    }
+
+    /** INCRBYFLOAT key increment */
+    static void incrbyfloat(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        byte[] old = keyspace.get(argv[1]);
+        LongDouble value = old == null ? LongDouble.ZERO : LongDouble.parse(old);
+        LongDouble increment = LongDouble.parse(argv[2]);
+        if (value == null || increment == null) {
+            throw new CommandError(Errors.NOT_A_FLOAT);
+        }
+        LongDouble sum = value.plus(increment);
+        if (sum.isInfinite()) {
+            throw new CommandError("ERR increment would produce NaN or Infinity");
+        }
+        byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
+        keyspace.putKeepingDeadline(argv[1], text);
+        client.reply().bulk(text);
     }
 }
