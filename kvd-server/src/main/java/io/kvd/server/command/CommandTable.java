@@ -48,8 +48,26 @@ public final class CommandTable {
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
+            command("unlink", -2, flags(WRITE, FAST), 1, -1, 1, KeyCommands::unlink),
+            command("exists", -2, flags(READONLY, FAST), 1, -1, 1, KeyCommands::exists),
+            command("touch", -2, flags(READONLY, FAST), 1, -1, 1, KeyCommands::touch),
+            command("type", 2, flags(READONLY, FAST), 1, 1, 1, KeyCommands::type),
+            command("rename", 3, flags(WRITE), 1, 2, 1, KeyCommands::rename),
+            command("renamenx", 3, flags(WRITE, FAST), 1, 2, 1, KeyCommands::renamenx),
+            command("keys", 2, flags(READONLY), 0, 0, 0, KeyCommands::keys),
+            command("scan", -2, flags(READONLY), 0, 0, 0, KeyCommands::scan),
+            command("randomkey", 1, flags(READONLY), 0, 0, 0, KeyCommands::randomkey),
 
             // expiry
+            command("expire", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::expire),
+            command("pexpire", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::pexpire),
+            command("expireat", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::expireat),
+            command("pexpireat", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::pexpireat),
+            command("ttl", 2, flags(READONLY, FAST), 1, 1, 1, ExpireCommands::ttl),
+            command("pttl", 2, flags(READONLY, FAST), 1, 1, 1, ExpireCommands::pttl),
+            command("expiretime", 2, flags(READONLY, FAST), 1, 1, 1, ExpireCommands::expiretime),
+            command("pexpiretime", 2, flags(READONLY, FAST), 1, 1, 1, ExpireCommands::pexpiretime),
+            command("persist", 2, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::persist),
 
             // server
             command("time", 1, flags(LOADING, STALE, FAST), 0, 0, 0, ServerCommands::time),

@@ -155,7 +155,11 @@ public final class Keyspace {
         deadlineCount = 0;
     }
 
-    /** A uniformly random live key, or null when the keyspace is empty. */
+    /**
+     * A random live key, or null when the keyspace is empty: a random non-empty bucket, then a
+     * random entry of its chain (Redis's dictGetFairRandomKey is as nearly uniform); expired keys
+     * met on the way are removed, as Redis's RANDOMKEY does.
+     */
     public byte[] randomKey() {
         while (size > 0) {
             Entry e = randomEntry();
@@ -224,8 +228,9 @@ public final class Keyspace {
         return null;
     }
 
+    /** Redis's keyIsExpired: a key lives through its deadline's own millisecond. */
     private boolean isDue(Entry e) {
-        return e.deadline != PERSISTENT && e.deadline <= now;
+        return e.deadline != PERSISTENT && e.deadline < now;
     }
 
     private boolean expireIfDue(Entry e) {
@@ -274,6 +279,9 @@ public final class Keyspace {
                 last.deadlineSlot = e.deadlineSlot;
                 withDeadline[deadlineCount] = null;
                 e.deadlineSlot = -1;
+                if (withDeadline.length > MIN_BUCKETS && deadlineCount < withDeadline.length / 4) {
+                    withDeadline = Arrays.copyOf(withDeadline, withDeadline.length / 2);
+                }
             }
         } else if (e.deadlineSlot < 0) {
             if (deadlineCount == withDeadline.length) {
@@ -319,5 +327,44 @@ public final class Keyspace {
     private static int hash(byte[] key) {
         int h = Arrays.hashCode(key);
         return h ^ (h >>> 16);
+    }
+
+    /**
+     * Walks the whole structure and throws if it is inconsistent: every entry in the bucket its
+     * hash names, the size right, the load factor kept, and the deadline array holding exactly the
+     * entries with a deadline, each knowing its own slot. For tests; O(size).
+     */
+    public void checkInvariants() {
+        int entries = 0;
+        int withDeadlineSeen = 0;
+        for (int slot = 0; slot < buckets.length; slot++) {
+            for (Entry e = buckets[slot]; e != null; e = e.next) {
+                entries++;
+                check(e.hash == hash(e.key), "stored hash differs from the key's hash");
+                check((e.hash & (buckets.length - 1)) == slot, "entry in the wrong bucket");
+                if (e.deadline == PERSISTENT) {
+                    check(e.deadlineSlot == -1, "persistent entry holds a deadline slot");
+                } else {
+                    withDeadlineSeen++;
+                    check(e.deadlineSlot >= 0 && e.deadlineSlot < deadlineCount
+                            && withDeadline[e.deadlineSlot] == e, "entry's deadline slot is wrong");
+                }
+            }
+        }
+        check(entries == size, "size " + size + " but " + entries + " entries in the buckets");
+        check(withDeadlineSeen == deadlineCount,
+                "deadline count " + deadlineCount + " but " + withDeadlineSeen + " entries with a deadline");
+        for (int i = deadlineCount; i < withDeadline.length; i++) {
+            check(withDeadline[i] == null, "stale entry past the end of the deadline array");
+        }
+        check(size <= buckets.length, "load factor above 1");
+        check(buckets.length == MIN_BUCKETS || size >= buckets.length / 8, "table not shrunk");
+        check(Integer.bitCount(buckets.length) == 1, "bucket count not a power of two");
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalStateException("keyspace invariant broken: " + message);
+        }
     }
 }

@@ -1,0 +1,81 @@
+package io.kvd.server.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static io.kvd.server.store.Keyspace.PERSISTENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ActiveExpiryCycleTest {
+    private static final long NOW = 1_700_000_000_000L;
+    private static final int HZ = 10;
+
+    private final Keyspace keyspace = new Keyspace(3);
+    private final ActiveExpiryCycle cycle = new ActiveExpiryCycle(keyspace);
+
+    private void put(String key, long deadline) {
+        keyspace.put(key.getBytes(StandardCharsets.UTF_8), new byte[]{'v'}, deadline);
+    }
+
+    @Test
+    void untouchedExpiredKeysDisappearAndPersistentOnesStay() {
+        keyspace.setTime(NOW);
+        for (int i = 0; i < 10_000; i++) {
+            put("expiring:" + i, NOW + 1 + i % 100);
+        }
+        for (int i = 0; i < 1_000; i++) {
+            put("persistent:" + i, PERSISTENT);
+        }
+        long removed = 0;
+        long later = NOW + 1_000;
+        for (int run = 0; run < 10_000 && keyspace.sizeWithDeadline() > 0; run++) {
+            removed += cycle.run(later + run * 100L, HZ);
+        }
+        assertThat(removed).isEqualTo(10_000);
+        assertThat(keyspace.size()).isEqualTo(1_000);
+        assertThat(keyspace.expiredKeys()).isEqualTo(10_000);
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void keysWhoseDeadlineIsStillAheadStay() {
+        keyspace.setTime(NOW);
+        for (int i = 0; i < 1_000; i++) {
+            put("expired:" + i, NOW + 1);
+            put("future:" + i, NOW + 60_000);
+        }
+        for (int run = 0; run < 1_000; run++) {
+            cycle.run(NOW + 10, HZ);
+        }
+        assertThat(keyspace.size()).isEqualTo(1_000);
+        assertThat(keyspace.sizeWithDeadline()).isEqualTo(1_000);
+        assertThat(keyspace.exists("future:0".getBytes(StandardCharsets.UTF_8))).isTrue();
+    }
+
+    @Test
+    void runSetsTheKeyspaceClock() {
+        cycle.run(NOW + 5, HZ);
+        assertThat(keyspace.now()).isEqualTo(NOW + 5);
+    }
+
+    @Test
+    void averageTtlStartsAtTheFirstSamplesMean() {
+        keyspace.setTime(NOW);
+        for (int i = 0; i < 100; i++) {
+            put("k" + i, NOW + 10_000);
+        }
+        cycle.run(NOW, HZ);
+        assertThat(cycle.averageTtlMs()).isEqualTo(10_000);
+    }
+
+    @Test
+    void averageTtlIsZeroOnceNoKeyHasADeadline() {
+        keyspace.setTime(NOW);
+        put("k", NOW + 10_000);
+        cycle.run(NOW, HZ);
+        keyspace.setDeadline("k".getBytes(StandardCharsets.UTF_8), PERSISTENT);
+        cycle.run(NOW, HZ);
+        assertThat(cycle.averageTtlMs()).isZero();
+    }
+}
