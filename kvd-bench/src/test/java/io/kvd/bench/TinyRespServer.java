@@ -42,7 +42,7 @@ final class TinyRespServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new RespDecoder(Integer.MAX_VALUE), new Connection(responder));
+                        ch.pipeline().addLast(new RespDecoder(() -> Integer.MAX_VALUE), new Connection(responder));
                     }
                 })
                 .bind("127.0.0.1", 0).sync().channel();

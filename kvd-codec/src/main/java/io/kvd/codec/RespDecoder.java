@@ -8,6 +8,7 @@ import io.netty.util.ByteProcessor;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Cuts requests out of the inbound bytes as Redis 7 does (networking.c, processMultibulkBuffer and
@@ -37,7 +38,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private static final ByteProcessor FIND_CR_OR_NUL = b -> b != '\r' && b != 0;
     private static final ByteProcessor FIND_LF_OR_NUL = b -> b != '\n' && b != 0;
 
-    private long maxBulkLength;
+    private final LongSupplier maxBulkLength;
     private ChannelHandlerContext ctx;
     private boolean paused;
     private boolean inChannelRead;
@@ -58,13 +59,11 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int[] argumentOffsets = new int[16];
     private int[] argumentLengths = new int[16];
 
-    /** @param maxBulkLength the longest bulk argument accepted, Redis's {@code proto-max-bulk-len} */
-    public RespDecoder(long maxBulkLength) {
-        this.maxBulkLength = maxBulkLength;
-    }
-
-    /** Takes effect from the next bulk header parsed. */
-    public void setMaxBulkLength(long maxBulkLength) {
+    /**
+     * @param maxBulkLength the longest bulk argument accepted, Redis's {@code proto-max-bulk-len}; asked at
+     *                      every bulk header, so a change (CONFIG SET) applies to open connections at once
+     */
+    public RespDecoder(LongSupplier maxBulkLength) {
         this.maxBulkLength = maxBulkLength;
     }
 
@@ -194,7 +193,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         long length = parseInteger(in, frameStart + nextOffset + 1, lineEnd - nextOffset - 1);
         int dataOffset = lineEnd + 2;
-        if (length < 0 || length > maxBulkLength || dataOffset + length + 2 > MAX_FRAME_BYTES) {
+        if (length < 0 || length > maxBulkLength.getAsLong() || dataOffset + length + 2 > MAX_FRAME_BYTES) {
             fail(in, out, "invalid bulk length");
             return false;
         }

@@ -36,7 +36,7 @@ final class Inbound {
             start = cut;
         }
         pieces.add(Arrays.copyOfRange(input, start, input.length));
-        return decode(new RespDecoder(MAX_BULK), pieces);
+        return decode(new RespDecoder(() -> MAX_BULK), pieces);
     }
 
     static List<Object> decode(String... pieces) {
@@ -44,7 +44,7 @@ final class Inbound {
         for (String piece : pieces) {
             bytes.add(bytes(piece));
         }
-        return decode(new RespDecoder(MAX_BULK), bytes);
+        return decode(new RespDecoder(() -> MAX_BULK), bytes);
     }
 
     static List<Object> decode(RespDecoder decoder, List<byte[]> pieces) {

@@ -85,15 +85,16 @@ class RespDecoderProtocolErrorTest {
 
     @Test
     void bulkLengthLimitIsTheConfiguredMaximum() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
-        decoder.setMaxBulkLength(3);
+        long[] limit = {Inbound.MAX_BULK};
+        RespDecoder decoder = new RespDecoder(() -> limit[0]);
+        limit[0] = 3;
         assertThat(Inbound.decode(decoder, List.of(bytes("*1\r\n$3\r\nfoo\r\n*1\r\n$4\r\nfour\r\n"))))
                 .containsExactly(args("foo"), protocolError("invalid bulk length"));
     }
 
     @Test
     void commandsBeforeAnErrorAreEmittedAndNothingAfterIt() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         channel.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nECHO\r\n*x\r\nPING\r\n")));
         channel.writeInbound(Unpooled.wrappedBuffer(bytes("PING\r\n*1\r\n$4\r\nPING\r\n")));

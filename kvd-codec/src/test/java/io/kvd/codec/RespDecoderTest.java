@@ -82,7 +82,7 @@ class RespDecoderTest {
 
     @Test
     void partialFrameIsNotConsumedAndWaitsForTheRest() {
-        EmbeddedChannel channel = new EmbeddedChannel(new RespDecoder(Inbound.MAX_BULK));
+        EmbeddedChannel channel = new EmbeddedChannel(new RespDecoder(() -> Inbound.MAX_BULK));
         channel.writeInbound(Unpooled.wrappedBuffer(bytes("*2\r\n$3\r\nGET\r\n$1\r")));
         assertThat(channel.<Object>readInbound()).isNull();
         channel.writeInbound(Unpooled.wrappedBuffer(bytes("\nk\r\n")));
@@ -101,7 +101,7 @@ class RespDecoderTest {
         frame.readBytes(input);
         frame.release();
 
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         for (int start = 0; start < input.length; start += 4096) {
             channel.writeInbound(Unpooled.wrappedBuffer(input, start, Math.min(4096, input.length - start)));
@@ -117,7 +117,7 @@ class RespDecoderTest {
     @Test
     void hugeMultibulkCountAloneAllocatesNothingLarge() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        EmbeddedChannel channel = new EmbeddedChannel(new RespDecoder(Inbound.MAX_BULK));
+        EmbeddedChannel channel = new EmbeddedChannel(new RespDecoder(() -> Inbound.MAX_BULK));
         ByteBuf header = Unpooled.wrappedBuffer(bytes("*1000000000\r\n$3\r\nGET\r\n"));
         long threadId = Thread.currentThread().getId();
 
@@ -143,7 +143,7 @@ class RespDecoderTest {
 
     @Test
     void pausedDecoderEmitsNothingUntilResumedThenEmitsWhatIsBufferedWithoutARead() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         List<String> events = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override
@@ -171,7 +171,7 @@ class RespDecoderTest {
 
     @Test
     void pausedDecoderResumesAllBufferedCommandsAtOnce() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         decoder.pause();
         channel.writeInbound(Unpooled.wrappedBuffer(bytes("ECHO 1\r\nECHO 2\r\nECHO 3\r\n*1\r\n$4\r\nPI")));
@@ -187,7 +187,7 @@ class RespDecoderTest {
 
     @Test
     void resumeWithNothingBufferedFiresNothing() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         List<Object> events = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override
@@ -203,7 +203,7 @@ class RespDecoderTest {
 
     @Test
     void pauseAndResumeWithinOneCommandLetsTheReadGoOn() {
-        RespDecoder decoder = new RespDecoder(Inbound.MAX_BULK);
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         EmbeddedChannel channel = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {

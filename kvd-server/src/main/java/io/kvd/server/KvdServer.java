@@ -115,7 +115,7 @@ public final class KvdServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        RespDecoder decoder = new RespDecoder(config.protoMaxBulkLen());
+                        RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
                         ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, decoder));
                     }
                 });

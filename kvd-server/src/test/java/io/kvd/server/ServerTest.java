@@ -147,6 +147,17 @@ class ServerTest {
     }
 
     @Test
+    void protoMaxBulkLenSetAtRunTimeAppliesToOpenConnections() throws Exception {
+        int port = start();
+        try (RespConnection c = new RespConnection(port)) {
+            assertThat(c.call("CONFIG", "SET", "proto-max-bulk-len", "1mb")).isEqualTo(new SimpleString("OK"));
+            c.send(("*2\r\n$4\r\nECHO\r\n$" + (1024 * 1024 + 1) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(c.read()).isEqualTo(new RespReply.Error("ERR Protocol error: invalid bulk length"));
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
     void quitRepliesThenCloses() throws Exception {
         int port = start();
         try (RespConnection c = new RespConnection(port)) {
