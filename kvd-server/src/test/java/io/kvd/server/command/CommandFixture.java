@@ -33,18 +33,30 @@ final class CommandFixture {
     }
 
     String callAs(Client who, String... argv) {
+        return new String(callAsRaw(who, argv), StandardCharsets.UTF_8);
+    }
+
+    /** The reply bytes exactly, for replies that need not be UTF-8. */
+    byte[] callRaw(String... argv) {
+        return callAsRaw(client, argv);
+    }
+
+    private byte[] callAsRaw(Client who, String... argv) {
         byte[][] args = new byte[argv.length][];
         for (int i = 0; i < argv.length; i++) {
             args[i] = argv[i].getBytes(StandardCharsets.UTF_8);
         }
         commands.call(who, args);
         ByteBuf out = who.reply().take();
+        if (out == null) {
+            return new byte[0];
+        }
         try {
-            return out == null ? "" : out.toString(StandardCharsets.UTF_8);
+            byte[] bytes = new byte[out.readableBytes()];
+            out.readBytes(bytes);
+            return bytes;
         } finally {
-            if (out != null) {
-                out.release();
-            }
+            out.release();
         }
     }
 

@@ -1,0 +1,57 @@
+package io.kvd.server.command;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.kvd.codec.RespReply;
+import io.kvd.codec.RespReplyParser;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Random argument vectors against the keyspace, with the clock moving: every reply is exactly one
+ * well-formed RESP value, errors carry an upper-case code, and the keyspace's invariants hold.
+ * Replays the corpus in src/test/resources on every build; {@code JAZZER_FUZZ=1 mvn test -pl
+ * kvd-server -am -Dtest=CommandFuzzTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes.
+ */
+class CommandFuzzTest {
+    /** Names and words the fuzzer picks from, so it spends its time inside commands, not on unknown names. */
+    private static final String[] WORDS = {
+            "GET", "SET", "SETNX", "SETEX", "PSETEX", "GETSET", "GETDEL", "GETEX", "MGET", "MSET", "MSETNX",
+            "APPEND", "STRLEN", "GETRANGE", "SETRANGE", "INCR", "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT",
+            "DEL", "UNLINK", "EXISTS", "TOUCH", "TYPE", "RENAME", "RENAMENX", "KEYS", "SCAN", "RANDOMKEY",
+            "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST",
+            "DBSIZE", "FLUSHDB", "PING", "ECHO", "TIME", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT",
+            "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
+            "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
+            "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\"};
+
+    private final CommandFixture kvd = new CommandFixture();
+
+    @FuzzTest(maxDuration = "60s")
+    void everyReplyIsOneWellFormedValueAndInvariantsHold(FuzzedDataProvider data) {
+        while (data.remainingBytes() > 0) {
+            kvd.setTime(CommandFixture.START_MS + data.consumeInt(0, 200_000));
+            String[] argv = new String[data.consumeInt(1, 6)];
+            for (int i = 0; i < argv.length; i++) {
+                argv[i] = data.consumeBoolean() ? data.pickValue(WORDS) : data.consumeString(12);
+            }
+            assertOneWellFormedReply(kvd.callRaw(argv));
+            kvd.keyspace.checkInvariants();
+        }
+    }
+
+    private static void assertOneWellFormedReply(byte[] bytes) {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        String reply = new String(bytes, StandardCharsets.ISO_8859_1);
+        RespReply parsed = RespReplyParser.parse(buf);
+        assertThat(parsed).as("a complete reply in %s", reply).isNotNull();
+        assertThat(buf.readableBytes()).as("nothing after the reply in %s", reply).isZero();
+        if (parsed instanceof RespReply.Error error) {
+            assertThat(error.message()).matches("(?s)[A-Z]+ .*");
+        }
+    }
+}
