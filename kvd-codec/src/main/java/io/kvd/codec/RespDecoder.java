@@ -32,6 +32,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** What {@link #parseInteger} returns for text that Redis's string2ll rejects; every caller rejects it as too large. */
     private static final long NOT_AN_INTEGER = Long.MAX_VALUE;
     private static final String PROTOCOL_ERROR = "ERR Protocol error: ";
+    /** What Redis lets a client that has not authenticated send (networking.c): few arguments, small bulks. */
+    private static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
+    private static final int UNAUTHENTICATED_MAX_BULK = 16 * 1024;
 
     // Redis finds line ends with strchr, which stops at a NUL byte as well: a line holding a NUL before
     // its end never completes, so only the length limit ends the wait. Both searches stop at NUL too.
@@ -41,6 +44,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private final LongSupplier maxBulkLength;
     private ChannelHandlerContext ctx;
     private boolean paused;
+    private boolean authenticated = true;
     private boolean inChannelRead;
     private boolean discarding;
     private long copiedArgumentBytes;
@@ -70,6 +74,19 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** Total bytes copied into argument arrays since this decoder was created. */
     public long copiedArgumentBytes() {
         return copiedArgumentBytes;
+    }
+
+    /**
+     * While false, multibulk requests are limited to 10 arguments and 16 KB bulks, as Redis limits
+     * clients that still owe an AUTH; true (the default) when no password is required.
+     */
+    public void setAuthenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    /** Bytes received and not yet decoded: the partial command being assembled. */
+    public int bufferedBytes() {
+        return actualReadableBytes();
     }
 
     /** Stops emitting commands; input keeps accumulating until {@link #resume()}. */
@@ -143,6 +160,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
                 fail(in, out, "invalid multibulk length");
                 return;
             }
+            if (count > UNAUTHENTICATED_MAX_ARGUMENTS && !authenticated) {
+                fail(in, out, "unauthenticated multibulk length");
+                return;
+            }
             if (count <= 0) {
                 in.skipBytes(lineEnd + 2);
                 return;
@@ -195,6 +216,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int dataOffset = lineEnd + 2;
         if (length < 0 || length > maxBulkLength.getAsLong() || dataOffset + length + 2 > MAX_FRAME_BYTES) {
             fail(in, out, "invalid bulk length");
+            return false;
+        }
+        if (length > UNAUTHENTICATED_MAX_BULK && !authenticated) {
+            fail(in, out, "unauthenticated bulk length");
             return false;
         }
         bulkLength = (int) length;

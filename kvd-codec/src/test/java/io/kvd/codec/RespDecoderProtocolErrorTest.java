@@ -93,6 +93,29 @@ class RespDecoderProtocolErrorTest {
     }
 
     @Test
+    void unauthenticatedClientMaySendAtMostTenArguments() {
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        decoder.setAuthenticated(false);
+        assertThat(Inbound.decode(decoder, List.of(bytes("*1\r\n$4\r\nPING\r\n*11\r\n"))))
+                .containsExactly(args("PING"), protocolError("unauthenticated multibulk length"));
+    }
+
+    @Test
+    void unauthenticatedClientMaySendBulksOfAtMostSixteenKilobytes() {
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        decoder.setAuthenticated(false);
+        assertThat(Inbound.decode(decoder, List.of(bytes("*2\r\n$4\r\nAUTH\r\n$16385\r\n"))))
+                .containsExactly(protocolError("unauthenticated bulk length"));
+    }
+
+    @Test
+    void authenticatedClientHasNoSuchLimits() {
+        String sixteenKilobytesAndOne = "x".repeat(16 * 1024 + 1);
+        assertThat(decode("*11\r\n" + "$1\r\na\r\n".repeat(10) + "$" + sixteenKilobytesAndOne.length() + "\r\n"
+                + sixteenKilobytesAndOne + "\r\n")).hasSize(1);
+    }
+
+    @Test
     void commandsBeforeAnErrorAreEmittedAndNothingAfterIt() {
         RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
         EmbeddedChannel channel = new EmbeddedChannel(decoder);

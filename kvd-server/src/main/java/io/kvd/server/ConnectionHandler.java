@@ -6,6 +6,8 @@ import io.kvd.server.command.Client;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -13,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.net.SocketAddress;
 
 /**
@@ -30,6 +33,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private final RespDecoder decoder;
     private ChannelHandlerContext ctx;
     private Client client;
+    private final OutputLimits outputLimits;
     private boolean queuedForFlush;
     private boolean paused;
 
@@ -38,12 +42,22 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         this.commands = commands;
         this.flush = flush;
         this.decoder = decoder;
+        this.outputLimits = new OutputLimits(server.config());
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        String refusal = Admission.refusal(server.config(), ctx.channel().remoteAddress(), server.clients().size());
+        if (refusal != null) {
+            server.stats().rejectedConnections++;
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.copiedBuffer("-" + refusal + "\r\n", StandardCharsets.US_ASCII))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         this.client = new Client(server, ctx.alloc(), this);
+        decoder.setAuthenticated(client.isAuthenticated());
         server.clients().put(client.id(), client);
         server.stats().connectionsReceived++;
         ctx.fireChannelActive();
@@ -51,6 +65,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (client == null) {
+            return;
+        }
         server.clients().remove(client.id());
         client.reply().discard();
         ctx.fireChannelInactive();
@@ -67,6 +84,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         }
         if (msg instanceof byte[][] argv) {
             commands.call(client, argv);
+            decoder.setAuthenticated(client.isAuthenticated());
         } else {
             RespProtocolError error = (RespProtocolError) msg;
             server.stats().protocolErrors++;
@@ -77,12 +95,29 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             queuedForFlush = true;
             flush.add(this);
         }
+        if (outputLimits.exceeded(pendingOutputBytes(), server.keyspace().now())) {
+            closeForOutputLimit();
+            return;
+        }
         if (!paused && outputAboveSoftLimit()) {
             paused = true;
             server.stats().readPauses++;
             decoder.pause();
             ctx.channel().config().setAutoRead(false);
         }
+    }
+
+    /** A command still arriving in pieces must not grow past {@code client-query-buffer-limit}. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (client != null && decoder.bufferedBytes() > server.config().clientQueryBufferLimit()) {
+            log.warn("closing client {} that reached the max query buffer length ({} bytes)", remoteAddress(),
+                    decoder.bufferedBytes());
+            server.stats().queryBufferLimitDisconnections++;
+            ctx.close();
+            return;
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override
@@ -121,6 +156,35 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             ctx.channel().config().setAutoRead(true);
             decoder.resume();
         }
+    }
+
+    /**
+     * The cron's checks (Redis's clientsCron): closes a client idle for longer than {@code timeout}
+     * seconds, or whose output stayed above the soft output-buffer limit for too long.
+     */
+    void cron(long nowMs) {
+        int timeout = server.config().timeout();
+        if (timeout > 0 && nowMs - client.lastInteractionMs() > timeout * 1000L) {
+            log.debug("closing idle client {}", remoteAddress());
+            ctx.close();
+        } else if (outputLimits.exceeded(pendingOutputBytes(), nowMs)) {
+            closeForOutputLimit();
+        }
+    }
+
+    private void closeForOutputLimit() {
+        log.warn("closing client {} for overcoming the output buffer limits ({} bytes pending)", remoteAddress(),
+                pendingOutputBytes());
+        server.stats().outputBufferLimitDisconnections++;
+        client.reply().discard();
+        client.closeAfterReply();
+        ctx.close();
+    }
+
+    /** Replies written and not yet sent: this iteration's buffer plus what the socket has not taken. */
+    private long pendingOutputBytes() {
+        ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+        return client.reply().pendingBytes() + (queued == null ? 0 : queued.totalPendingWriteBytes());
     }
 
     private boolean outputAboveSoftLimit() {

@@ -1,6 +1,7 @@
 package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
+import io.kvd.server.command.Client;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
@@ -155,6 +156,10 @@ public final class KvdServer implements AutoCloseable {
             long now = System.currentTimeMillis();
             state.expiryCycle().run(now, config.hz());
             state.opsPerSecond().sample(now, state.stats().commandsProcessed);
+            // A copy: closing a connection removes its client from the map.
+            for (Client client : List.copyOf(state.clients().values())) {
+                ((ConnectionHandler) client.connection()).cron(now);
+            }
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 }

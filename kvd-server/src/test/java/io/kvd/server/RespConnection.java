@@ -57,6 +57,17 @@ final class RespConnection implements AutoCloseable {
         return read();
     }
 
+    /** A numeric field of INFO's {@code section}. */
+    long infoField(String section, String field) throws IOException {
+        String info = ((RespReply.BulkString) call("INFO", section)).utf8();
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1));
+            }
+        }
+        throw new AssertionError("INFO " + section + " has no " + field + ": " + info);
+    }
+
     /** True once the server closed the connection (after any unread replies). */
     boolean closedByServer() throws IOException {
         return received.readableBytes() == 0 && in.read() < 0;

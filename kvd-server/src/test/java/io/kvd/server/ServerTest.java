@@ -3,9 +3,8 @@ package io.kvd.server;
 import io.kvd.codec.RespReply;
 import io.kvd.codec.RespReply.BulkString;
 import io.kvd.codec.RespReply.SimpleString;
-import io.kvd.server.config.Config;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,20 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The server over real TCP on an ephemeral port, in this JVM. */
 class ServerTest {
-    private KvdServer server;
+    @RegisterExtension
+    final TestServer kvd = new TestServer();
 
     private int start(String... options) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--port", "0", "--bind", "127.0.0.1"));
-        args.addAll(Arrays.asList(options));
-        server = KvdServer.start(Config.load(null, args));
-        return server.port();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+        return kvd.start(options);
     }
 
     @Test
@@ -120,7 +110,7 @@ class ServerTest {
                 assertThat(c.read()).isEqualTo(BulkString.of(value));
             }
             writer.join();
-            assertThat(infoField(c, "stats", "client_output_read_pauses")).isPositive();
+            assertThat(c.infoField("stats", "client_output_read_pauses")).isPositive();
         }
     }
 
@@ -181,18 +171,8 @@ class ServerTest {
                 keyspace = ((BulkString) c.call("INFO", "keyspace")).utf8();
             } while (!keyspace.contains("db0:keys=1,") && System.nanoTime() < deadline);
             assertThat(keyspace).contains("db0:keys=1,expires=0");
-            assertThat(infoField(c, "stats", "expired_keys")).isEqualTo(1000);
+            assertThat(c.infoField("stats", "expired_keys")).isEqualTo(1000);
         }
-    }
-
-    private static long infoField(RespConnection c, String section, String field) throws Exception {
-        String info = ((BulkString) c.call("INFO", section)).utf8();
-        for (String line : info.split("\r\n")) {
-            if (line.startsWith(field + ":")) {
-                return Long.parseLong(line.substring(field.length() + 1));
-            }
-        }
-        throw new AssertionError("INFO " + section + " has no " + field + ": " + info);
     }
 
     private static byte[] encodeBinary(String command, String key, byte[] value) {

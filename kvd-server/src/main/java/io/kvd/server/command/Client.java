@@ -29,6 +29,7 @@ public final class Client {
     private String lastCommand = "NULL";
     private long lastInteractionMs;
     private boolean closeAfterReply;
+    private boolean authenticated;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -37,6 +38,9 @@ public final class Client {
         this.connection = connection;
         this.createdAtMs = server.keyspace().now();
         this.lastInteractionMs = createdAtMs;
+        // As Redis: a client is born authenticated when the default user needs no password; a
+        // password set later does not lock out clients already connected.
+        this.authenticated = server.config().requirepass().length == 0;
     }
 
     public long id() {
@@ -99,6 +103,14 @@ public final class Client {
     public void interacted(String command, long nowMs) {
         this.lastCommand = command;
         this.lastInteractionMs = nowMs;
+    }
+
+    public boolean isAuthenticated() {
+        return authenticated;
+    }
+
+    public void setAuthenticated(boolean authenticated) {
+        this.authenticated = authenticated;
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

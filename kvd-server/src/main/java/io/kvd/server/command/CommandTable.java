@@ -20,6 +20,7 @@ public final class CommandTable {
             command("echo", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::echo),
             command("quit", -1, flags(ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH), 0, 0, 0, ConnectionCommands::quit),
             command("select", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::select),
+            command("auth", -2, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::auth),
             command("hello", -1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::hello),
             command("client", -2, flags(), 0, 0, 0, ClientCommand::client),
 
@@ -122,6 +123,10 @@ public final class CommandTable {
         }
         if (!command.arityMatches(argv.length)) {
             client.reply().error(Errors.wrongArity(command.name()));
+            return null;
+        }
+        if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
+            client.reply().error(DefaultUser.NOAUTH);
             return null;
         }
         client.interacted(command.name(), client.keyspace().now());

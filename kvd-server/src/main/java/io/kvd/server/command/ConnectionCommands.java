@@ -42,6 +42,20 @@ final class ConnectionCommands {
      * HELLO 3 fails with NOPROTO and RESP3 clients fall back to RESP2. The only user is Redis's
      * default user without a password, whom any password authenticates.
      */
+    /** AUTH [username] password */
+    static void auth(Client client, byte[][] argv) {
+        if (argv.length > 3) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        if (argv.length == 2 && !DefaultUser.passwordRequired(client)) {
+            throw new CommandError("ERR AUTH <password> called without any password configured for the default user. "
+                    + "Are you sure your configuration is correct?");
+        }
+        byte[] username = argv.length == 3 ? argv[1] : Args.bytes("default");
+        DefaultUser.authenticate(client, username, argv[argv.length - 1]);
+        client.reply().ok();
+    }
+
     static void hello(Client client, byte[][] argv) {
         if (argv.length >= 2) {
             long version = Args.parseLong(argv[1], "ERR Protocol version is not an integer or out of range");
@@ -50,11 +64,13 @@ final class ConnectionCommands {
             }
         }
         byte[] username = null;
+        byte[] password = null;
         byte[] name = null;
         for (int i = 2; i < argv.length; i++) {
             int more = argv.length - 1 - i;
             if (Args.is(argv[i], "AUTH") && more >= 2) {
                 username = argv[i + 1];
+                password = argv[i + 2];
                 i += 2;
             } else if (Args.is(argv[i], "SETNAME") && more >= 1) {
                 name = argv[++i];
@@ -63,8 +79,12 @@ final class ConnectionCommands {
                 throw new CommandError("ERR Syntax error in HELLO option '" + Args.utf8(argv[i]) + "'");
             }
         }
-        if (username != null && !Args.utf8(username).equals("default")) {
-            throw new CommandError("WRONGPASS invalid username-password pair or user is disabled.");
+        if (username != null) {
+            DefaultUser.authenticate(client, username, password);
+        } else if (!client.isAuthenticated()) {
+            throw new CommandError("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
+                    + "the RESP protocol version at the same time");
         }
         if (name != null) {
             client.setName(Args.utf8(name));

@@ -135,11 +135,13 @@ final class InfoCommand {
         s.field("total_connections_received", stats.connectionsReceived)
                 .field("total_commands_processed", stats.commandsProcessed)
                 .field("instantaneous_ops_per_sec", server.opsPerSecond().value())
-                .field("rejected_connections", 0)
+                .field("rejected_connections", stats.rejectedConnections)
                 .field("expired_keys", server.keyspace().expiredKeys())
                 .field("evicted_keys", 0)
                 .field("pubsub_channels", 0)
                 .field("pubsub_patterns", 0)
+                .field("client_query_buffer_limit_disconnections", stats.queryBufferLimitDisconnections)
+                .field("client_output_buffer_limit_disconnections", stats.outputBufferLimitDisconnections)
                 .field("client_output_read_pauses", stats.readPauses);
     }
 

@@ -30,6 +30,9 @@ public final class ServerState {
         public long connectionsReceived;
         public long readPauses;
         public long protocolErrors;
+        public long rejectedConnections;
+        public long outputBufferLimitDisconnections;
+        public long queryBufferLimitDisconnections;
 
         /** CONFIG RESETSTAT */
         public void reset() {
@@ -37,6 +40,9 @@ public final class ServerState {
             connectionsReceived = 0;
             readPauses = 0;
             protocolErrors = 0;
+            rejectedConnections = 0;
+            outputBufferLimitDisconnections = 0;
+            queryBufferLimitDisconnections = 0;
         }
     }
 

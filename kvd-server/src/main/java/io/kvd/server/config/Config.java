@@ -32,6 +32,12 @@ public final class Config {
     public static final String LOGFILE = "logfile";
     public static final String DATABASES = "databases";
     public static final String SAVE = "save";
+    public static final String MAXCLIENTS = "maxclients";
+    public static final String TIMEOUT = "timeout";
+    public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
+    public static final String CLIENT_OUTPUT_BUFFER_LIMIT = "client-output-buffer-limit";
+    public static final String REQUIREPASS = "requirepass";
+    public static final String PROTECTED_MODE = "protected-mode";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
 
@@ -48,6 +54,12 @@ public final class Config {
         define(new Directive(LOGFILE, "\"\"", false, Directive::single));
         define(new Directive(DATABASES, "1", false, Directive.integer(1, 1)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
+        define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
+        define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE)));
+        define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0", true, Directive::outputBufferLimit));
+        define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
+        define(new Directive(PROTECTED_MODE, "yes", true, Directive.oneOf("yes", "no")));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -55,6 +67,12 @@ public final class Config {
     // Parsed once per change: the request path reads these for every command.
     private long clientOutputSoftLimit;
     private long protoMaxBulkLen;
+    private OutputBufferLimit outputBufferLimit;
+    private byte[] requirepass;
+
+    /** {@code client-output-buffer-limit normal <hard> <soft> <seconds>}; 0 disables each part. */
+    public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
+    }
 
     private Config() {
         for (Directive d : DIRECTIVES.values()) {
@@ -165,6 +183,32 @@ public final class Config {
         return protoMaxBulkLen;
     }
 
+    public int maxclients() {
+        return Integer.parseInt(values.get(MAXCLIENTS));
+    }
+
+    /** Seconds a client may stay idle before it is closed; 0 for never. */
+    public int timeout() {
+        return Integer.parseInt(values.get(TIMEOUT));
+    }
+
+    public long clientQueryBufferLimit() {
+        return Long.parseLong(values.get(CLIENT_QUERY_BUFFER_LIMIT));
+    }
+
+    public OutputBufferLimit outputBufferLimit() {
+        return outputBufferLimit;
+    }
+
+    /** The default user's password; empty when none is required. */
+    public byte[] requirepass() {
+        return requirepass;
+    }
+
+    public boolean protectedMode() {
+        return values.get(PROTECTED_MODE).equals("yes");
+    }
+
     public String loglevel() {
         return values.get(LOGLEVEL);
     }
@@ -176,6 +220,9 @@ public final class Config {
     private void parseHotValues() {
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
+        String[] limit = values.get(CLIENT_OUTPUT_BUFFER_LIMIT).split(" ");
+        outputBufferLimit = new OutputBufferLimit(Long.parseLong(limit[1]), Long.parseLong(limit[2]), Long.parseLong(limit[3]));
+        requirepass = values.get(REQUIREPASS).getBytes(StandardCharsets.UTF_8);
     }
 
     private void applyLine(String line, String where) throws ConfigException {

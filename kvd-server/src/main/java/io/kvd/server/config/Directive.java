@@ -32,15 +32,26 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
 
     static Function<List<String>, String> integer(long min, long max) {
         return words -> {
-            String word = single(words);
-            long value;
-            try {
-                value = Long.parseLong(word);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("argument couldn't be parsed into an integer");
-            }
-            return String.valueOf(inRange(value, min, max));
+            return String.valueOf(inRange(integerValue(single(words)), min, max));
         };
+    }
+
+    /**
+     * {@code normal <hard> <soft> <seconds>}, as one value (CONFIG SET) or as words (the file).
+     * kvd has only normal clients, so only that class is accepted.
+     */
+    static String outputBufferLimit(List<String> words) {
+        String[] parts = String.join(" ", words).trim().split("\\s+");
+        if (parts.length != 4 || !parts[0].equalsIgnoreCase("normal")) {
+            throw new IllegalArgumentException("expected 'normal <hard limit> <soft limit> <soft seconds>'");
+        }
+        long hard = memtoll(parts[1]);
+        long soft = memtoll(parts[2]);
+        long seconds = inRange(integerValue(parts[3]), 0, Integer.MAX_VALUE);
+        if (hard < 0 || soft < 0) {
+            throw new IllegalArgumentException("limits must not be negative");
+        }
+        return "normal " + hard + " " + soft + " " + seconds;
     }
 
     /** A size as Redis's memtoll reads it: 100, 1k (1000), 1kb (1024), 5m, 5mb, 1g, 1gb. */
@@ -77,6 +88,14 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
             return Math.multiplyExact(Long.parseLong(s), unit);
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("argument must be a memory value");
+        }
+    }
+
+    private static long integerValue(String word) {
+        try {
+            return Long.parseLong(word);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("argument couldn't be parsed into an integer");
         }
     }
 
