@@ -71,6 +71,11 @@ public final class KvdServer implements AutoCloseable {
         return port;
     }
 
+    /** Walks the keyspace's structures on the event loop and fails if any is inconsistent (for tests). */
+    void checkInvariants() {
+        loop.submit(() -> state.keyspace().checkInvariants()).syncUninterruptibly();
+    }
+
     /** Completes once the server has stopped, by {@link #close} or SHUTDOWN. */
     public CompletableFuture<Void> closed() {
         return closed;

@@ -23,6 +23,10 @@ final class TestServer implements AfterEachCallback {
         return server.port();
     }
 
+    void checkInvariants() {
+        server.checkInvariants();
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         if (server != null) {

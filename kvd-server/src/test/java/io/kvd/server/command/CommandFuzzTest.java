@@ -18,17 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kvd-server -am -Dtest=CommandFuzzTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes.
  */
 class CommandFuzzTest {
-    /** Names and words the fuzzer picks from, so it spends its time inside commands, not on unknown names. */
-    private static final String[] WORDS = {
-            "GET", "SET", "SETNX", "SETEX", "PSETEX", "GETSET", "GETDEL", "GETEX", "MGET", "MSET", "MSETNX",
-            "APPEND", "STRLEN", "GETRANGE", "SETRANGE", "INCR", "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT",
-            "DEL", "UNLINK", "EXISTS", "TOUCH", "TYPE", "RENAME", "RENAMENX", "KEYS", "SCAN", "RANDOMKEY",
-            "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST",
-            "DBSIZE", "FLUSHDB", "PING", "ECHO", "TIME", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT",
-            "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
-            "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
-            "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\"};
-
     private final CommandFixture kvd = new CommandFixture();
 
     @FuzzTest(maxDuration = "60s")
@@ -37,7 +26,7 @@ class CommandFuzzTest {
             kvd.setTime(CommandFixture.START_MS + data.consumeInt(0, 200_000));
             String[] argv = new String[data.consumeInt(1, 6)];
             for (int i = 0; i < argv.length; i++) {
-                argv[i] = data.consumeBoolean() ? data.pickValue(WORDS) : data.consumeString(12);
+                argv[i] = data.consumeBoolean() ? data.pickValue(CommandVocabulary.WORDS) : data.consumeString(12);
             }
             assertOneWellFormedReply(kvd.callRaw(argv));
             kvd.keyspace.checkInvariants();
