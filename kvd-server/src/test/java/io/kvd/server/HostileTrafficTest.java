@@ -58,6 +58,9 @@ class HostileTrafficTest {
         }
         try (RespConnection c = new RespConnection(port)) {
             assertThat(c.call("PING")).isEqualTo(new RespReply.SimpleString("PONG"));
+            long protocolErrors = c.infoField("stats", "protocol_errors");
+            System.out.println("HostileTrafficTest protocol_errors=" + protocolErrors);
+            assertThat(protocolErrors).as("mutated frames that broke the framing").isPositive();
             assertThat(c.call("FLUSHALL")).isEqualTo(new RespReply.SimpleString("OK"));
         }
         kvd.checkInvariants();

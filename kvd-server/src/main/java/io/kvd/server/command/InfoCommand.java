@@ -140,6 +140,7 @@ final class InfoCommand {
                 .field("evicted_keys", 0)
                 .field("pubsub_channels", 0)
                 .field("pubsub_patterns", 0)
+                .field("protocol_errors", stats.protocolErrors)
                 .field("client_query_buffer_limit_disconnections", stats.queryBufferLimitDisconnections)
                 .field("client_output_buffer_limit_disconnections", stats.outputBufferLimitDisconnections)
                 .field("client_output_read_pauses", stats.readPauses);
