@@ -42,6 +42,10 @@ final class IncrementalHashTable {
         return target != null;
     }
 
+    boolean growing() {
+        return target != null && target.length() > main.length();
+    }
+
     /** The id of the entry whose key is {@code key}, or 0. */
     int find(byte[] key, int hash) {
         rehash(BUCKETS_PER_OPERATION);

@@ -141,6 +141,11 @@ public final class Keyspace {
         return table.resizing();
     }
 
+    /** True while the table is being resized to a larger one (for tests). */
+    boolean growing() {
+        return table.growing();
+    }
+
     /**
      * A random live key, or null when the keyspace is empty: a random non-empty bucket, then a
      * random entry of its chain (Redis's dictGetRandomKey); expired keys met on the way are
