@@ -33,6 +33,8 @@ public final class KvdServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KvdServer.class);
     /** Redis's default tcp-backlog. */
     private static final int BACKLOG = 511;
+    /** Each cron tick finishes up to 1 ms of a keyspace resize, as Redis's activerehashing. */
+    private static final long REHASH_NANOS_PER_TICK = 1_000_000;
 
     private final Config config;
     private final EventLoopGroup group;
@@ -160,6 +162,7 @@ public final class KvdServer implements AutoCloseable {
         cron = loop.scheduleAtFixedRate(() -> {
             long now = System.currentTimeMillis();
             state.expiryCycle().run(now, config.hz());
+            state.keyspace().rehashStep(REHASH_NANOS_PER_TICK);
             state.opsPerSecond().sample(now, state.stats().commandsProcessed);
             // A copy: closing a connection removes its client from the map.
             for (Client client : List.copyOf(state.clients().values())) {

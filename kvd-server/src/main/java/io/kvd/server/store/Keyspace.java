@@ -1,6 +1,5 @@
 package io.kvd.server.store;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -11,9 +10,11 @@ import java.util.function.Consumer;
  * sockets or RESP. Expired keys are never visible: every lookup checks the deadline against
  * {@link #now()}, the clock the server sets once per batch of commands (Redis's cached mstime).
  *
- * <p>Inside: a chained hash table with a power-of-two bucket array, so that {@link #scan} can use
- * Redis's reverse-binary cursor, plus a dense array of the entries that have a deadline, which
- * gives a uniformly random key with a TTL in O(1) for active expiry.
+ * <p>Inside: each key and its value packed into one byte[] ({@link PackedEntry}), kept by id in an
+ * {@link EntrySlab}; an {@link IncrementalHashTable} (Redis's dict: chained buckets, resized a few
+ * buckets per operation, SCAN's reverse-binary cursor across both tables); and a
+ * {@link DeadlineIndex}, the dense array of deadlines that gives a uniformly random key with a TTL
+ * in O(1) for active expiry. Values and keys handed out are copies.
  */
 public final class Keyspace {
     /** {@link #deadline} of a key that does not exist. */
@@ -21,34 +22,16 @@ public final class Keyspace {
     /** {@link #deadline} of a key without a TTL. */
     public static final long PERSISTENT = -1;
 
-    private static final int MIN_BUCKETS = 16;
-
-    private static final class Entry {
-        final byte[] key;
-        final int hash;
-        byte[] value;
-        long deadline = PERSISTENT;
-        /** Index in {@link #withDeadline}, or -1. */
-        int deadlineSlot = -1;
-        Entry next;
-
-        Entry(byte[] key, int hash, byte[] value) {
-            this.key = key;
-            this.hash = hash;
-            this.value = value;
-        }
-    }
-
-    private Entry[] buckets = new Entry[MIN_BUCKETS];
-    private int size;
-    private Entry[] withDeadline = new Entry[MIN_BUCKETS];
-    private int deadlineCount;
+    private EntrySlab slab;
+    private IncrementalHashTable table;
+    private DeadlineIndex deadlines;
     private long now;
     private long expiredKeys;
     private final SplittableRandom random;
 
     public Keyspace(long seed) {
         this.random = new SplittableRandom(seed);
+        clear();
     }
 
     /** Sets the time every deadline is compared with until the next call. */
@@ -61,11 +44,11 @@ public final class Keyspace {
     }
 
     public int size() {
-        return size;
+        return table.size();
     }
 
     public int sizeWithDeadline() {
-        return deadlineCount;
+        return deadlines.count();
     }
 
     /** Keys removed because their deadline passed, lazily or actively, since start. */
@@ -78,93 +61,101 @@ public final class Keyspace {
         expiredKeys = 0;
     }
 
-    /** The value of a live key, or null. */
+    /** The value of a live key (a copy), or null. */
     public byte[] get(byte[] key) {
-        Entry e = lookup(key);
-        return e == null ? null : e.value;
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : PackedEntry.value(slab.packed(id));
     }
 
     public boolean exists(byte[] key) {
-        return lookup(key) != null;
+        return lookup(key, PackedEntry.hash(key)) != 0;
     }
 
     /** Sets the value and the deadline ({@link #PERSISTENT} for none), replacing any old key. */
     public void put(byte[] key, byte[] value, long deadline) {
-        Entry e = lookup(key);
-        if (e == null) {
-            e = insert(key, value);
-        } else {
-            e.value = value;
-        }
-        setDeadline(e, deadline);
+        setDeadline(store(key, value), deadline);
     }
 
     /** Sets the value and keeps the key's deadline, if the key is live; else creates it without one. */
     public void putKeepingDeadline(byte[] key, byte[] value) {
-        Entry e = lookup(key);
-        if (e == null) {
-            insert(key, value);
-        } else {
-            e.value = value;
-        }
+        store(key, value);
     }
 
     /** Removes a live key; true if there was one. */
     public boolean remove(byte[] key) {
-        Entry e = lookup(key);
-        if (e == null) {
+        int hash = PackedEntry.hash(key);
+        int id = lookup(key, hash);
+        if (id == 0) {
             return false;
         }
-        unlink(e);
+        delete(id, hash);
         return true;
     }
 
     /** The key's absolute deadline in ms, {@link #PERSISTENT} or {@link #MISSING}. */
     public long deadline(byte[] key) {
-        Entry e = lookup(key);
-        return e == null ? MISSING : e.deadline;
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? MISSING : deadlineOf(id);
     }
 
     /** Sets a live key's deadline ({@link #PERSISTENT} removes it); false if the key is missing. */
     public boolean setDeadline(byte[] key, long deadline) {
-        Entry e = lookup(key);
-        if (e == null) {
+        int id = lookup(key, PackedEntry.hash(key));
+        if (id == 0) {
             return false;
         }
-        setDeadline(e, deadline);
+        setDeadline(id, deadline);
         return true;
     }
 
     /** Moves a live key's value and deadline to {@code to}, replacing whatever was there. */
     public boolean rename(byte[] from, byte[] to) {
-        Entry e = lookup(from);
-        if (e == null) {
+        int hash = PackedEntry.hash(from);
+        int id = lookup(from, hash);
+        if (id == 0) {
             return false;
         }
-        byte[] value = e.value;
-        long deadline = e.deadline;
-        unlink(e);
+        byte[] value = PackedEntry.value(slab.packed(id));
+        long deadline = deadlineOf(id);
+        delete(id, hash);
         put(to, value, deadline);
         return true;
     }
 
     public void clear() {
-        buckets = new Entry[MIN_BUCKETS];
-        withDeadline = new Entry[MIN_BUCKETS];
-        size = 0;
-        deadlineCount = 0;
+        slab = new EntrySlab();
+        table = new IncrementalHashTable(slab);
+        deadlines = new DeadlineIndex();
+    }
+
+    /**
+     * Moves buckets of a resize in progress for about {@code budgetNanos}: the server cron's step,
+     * so a resize also finishes on an idle server (Redis's activerehashing).
+     */
+    public void rehashStep(long budgetNanos) {
+        table.rehashFor(budgetNanos);
+    }
+
+    /** True while the table is being resized (for tests). */
+    boolean resizing() {
+        return table.resizing();
+    }
+
+    /** True while the table is being resized to a larger one (for tests). */
+    boolean growing() {
+        return table.growing();
     }
 
     /**
      * A random live key, or null when the keyspace is empty: a random non-empty bucket, then a
-     * random entry of its chain (Redis's dictGetFairRandomKey is as nearly uniform); expired keys
-     * met on the way are removed, as Redis's RANDOMKEY does.
+     * random entry of its chain (Redis's dictGetRandomKey); expired keys met on the way are
+     * removed, as Redis's RANDOMKEY does.
      */
     public byte[] randomKey() {
-        while (size > 0) {
-            Entry e = randomEntry();
-            if (!expireIfDue(e)) {
-                return e.key;
+        while (table.size() > 0) {
+            int id = table.randomId(random);
+            if (!expireIfDue(id)) {
+                return PackedEntry.key(slab.packed(id));
             }
         }
         return null;
@@ -177,12 +168,13 @@ public final class Keyspace {
      */
     public int expireSample(int samples, long[] ttlSum) {
         int expired = 0;
-        for (int i = 0; i < samples && deadlineCount > 0; i++) {
-            Entry e = withDeadline[random.nextInt(deadlineCount)];
-            if (expireIfDue(e)) {
+        for (int i = 0; i < samples && deadlines.count() > 0; i++) {
+            int slot = deadlines.randomSlot(random);
+            int id = deadlines.id(slot);
+            if (expireIfDue(id)) {
                 expired++;
             } else {
-                ttlSum[0] += e.deadline - now;
+                ttlSum[0] += deadlines.deadline(slot) - now;
                 ttlSum[1]++;
             }
         }
@@ -191,13 +183,7 @@ public final class Keyspace {
 
     /** Calls {@code visitor} with every live key; the visitor must not change the keyspace. */
     public void forEachKey(Consumer<byte[]> visitor) {
-        for (Entry head : buckets) {
-            for (Entry e = head; e != null; e = e.next) {
-                if (!isDue(e)) {
-                    visitor.accept(e.key);
-                }
-            }
-        }
+        table.forEach(id -> visitLive(id, visitor));
     }
 
     /**
@@ -206,165 +192,101 @@ public final class Keyspace {
      * even when the table grows or shrinks between calls. The visitor must not change the keyspace.
      */
     public long scan(long cursor, Consumer<byte[]> visitor) {
-        long mask = buckets.length - 1;
-        for (Entry e = buckets[(int) (cursor & mask)]; e != null; e = e.next) {
-            if (!isDue(e)) {
-                visitor.accept(e.key);
-            }
-        }
-        cursor |= ~mask;
-        cursor = Long.reverse(cursor);
-        cursor++;
-        return Long.reverse(cursor);
+        return table.scan(cursor, id -> visitLive(id, visitor));
     }
 
-    private Entry lookup(byte[] key) {
-        int hash = hash(key);
-        for (Entry e = buckets[hash & (buckets.length - 1)]; e != null; e = e.next) {
-            if (e.hash == hash && Arrays.equals(e.key, key)) {
-                return expireIfDue(e) ? null : e;
-            }
+    private void visitLive(int id, Consumer<byte[]> visitor) {
+        if (!isDue(id)) {
+            visitor.accept(PackedEntry.key(slab.packed(id)));
         }
-        return null;
+    }
+
+    /** Inserts or overwrites the value; the id of the entry. */
+    private int store(byte[] key, byte[] value) {
+        int hash = PackedEntry.hash(key);
+        int id = lookup(key, hash);
+        if (id == 0) {
+            id = slab.allocate(PackedEntry.pack(key, value));
+            table.insert(id, hash);
+        } else if (!PackedEntry.replaceValue(slab.packed(id), value)) {
+            slab.setPacked(id, PackedEntry.pack(key, value));
+        }
+        return id;
+    }
+
+    /** The id of the live entry for {@code key}, or 0; an expired one found is removed. */
+    private int lookup(byte[] key, int hash) {
+        int id = table.find(key, hash);
+        if (id != 0 && isDue(id)) {
+            delete(id, hash);
+            expiredKeys++;
+            return 0;
+        }
+        return id;
+    }
+
+    private long deadlineOf(int id) {
+        int slot = slab.deadlineSlot(id);
+        return slot == 0 ? PERSISTENT : deadlines.deadline(slot);
     }
 
     /** Redis's keyIsExpired: a key lives through its deadline's own millisecond. */
-    private boolean isDue(Entry e) {
-        return e.deadline != PERSISTENT && e.deadline < now;
+    private boolean isDue(int id) {
+        int slot = slab.deadlineSlot(id);
+        return slot != 0 && deadlines.deadline(slot) < now;
     }
 
-    private boolean expireIfDue(Entry e) {
-        if (!isDue(e)) {
+    private boolean expireIfDue(int id) {
+        if (!isDue(id)) {
             return false;
         }
-        unlink(e);
+        delete(id, PackedEntry.hashOfKey(slab.packed(id)));
         expiredKeys++;
         return true;
     }
 
-    private Entry insert(byte[] key, byte[] value) {
-        Entry e = new Entry(key, hash(key), value);
-        int slot = e.hash & (buckets.length - 1);
-        e.next = buckets[slot];
-        buckets[slot] = e;
-        if (++size > buckets.length) {
-            resize(buckets.length * 2);
-        }
-        return e;
+    private void delete(int id, int hash) {
+        table.remove(id, hash);
+        setDeadline(id, PERSISTENT);
+        slab.free(id);
     }
 
-    private void unlink(Entry e) {
-        int slot = e.hash & (buckets.length - 1);
-        if (buckets[slot] == e) {
-            buckets[slot] = e.next;
-        } else {
-            Entry prev = buckets[slot];
-            while (prev.next != e) {
-                prev = prev.next;
-            }
-            prev.next = e.next;
-        }
-        setDeadline(e, PERSISTENT);
-        size--;
-        if (buckets.length > MIN_BUCKETS && size < buckets.length / 8) {
-            resize(buckets.length / 2);
-        }
-    }
-
-    private void setDeadline(Entry e, long deadline) {
+    private void setDeadline(int id, long deadline) {
+        int slot = slab.deadlineSlot(id);
         if (deadline == PERSISTENT) {
-            if (e.deadlineSlot >= 0) {
-                Entry last = withDeadline[--deadlineCount];
-                withDeadline[e.deadlineSlot] = last;
-                last.deadlineSlot = e.deadlineSlot;
-                withDeadline[deadlineCount] = null;
-                e.deadlineSlot = -1;
-                if (withDeadline.length > MIN_BUCKETS && deadlineCount < withDeadline.length / 4) {
-                    withDeadline = Arrays.copyOf(withDeadline, withDeadline.length / 2);
+            if (slot != 0) {
+                int moved = deadlines.remove(slot);
+                if (moved != 0) {
+                    slab.setDeadlineSlot(moved, slot);
                 }
+                slab.setDeadlineSlot(id, 0);
             }
-        } else if (e.deadlineSlot < 0) {
-            if (deadlineCount == withDeadline.length) {
-                withDeadline = Arrays.copyOf(withDeadline, deadlineCount * 2);
-            }
-            e.deadlineSlot = deadlineCount;
-            withDeadline[deadlineCount++] = e;
+        } else if (slot == 0) {
+            slab.setDeadlineSlot(id, deadlines.add(id, deadline));
+        } else {
+            deadlines.setDeadline(slot, deadline);
         }
-        e.deadline = deadline;
-    }
-
-    private Entry randomEntry() {
-        Entry head;
-        do {
-            head = buckets[random.nextInt(buckets.length)];
-        } while (head == null);
-        int length = 0;
-        for (Entry e = head; e != null; e = e.next) {
-            length++;
-        }
-        Entry e = head;
-        for (int i = random.nextInt(length); i > 0; i--) {
-            e = e.next;
-        }
-        return e;
-    }
-
-    private void resize(int bucketCount) {
-        Entry[] old = buckets;
-        Entry[] fresh = new Entry[bucketCount];
-        for (Entry head : old) {
-            for (Entry e = head; e != null; ) {
-                Entry next = e.next;
-                int slot = e.hash & (bucketCount - 1);
-                e.next = fresh[slot];
-                fresh[slot] = e;
-                e = next;
-            }
-        }
-        buckets = fresh;
-    }
-
-    private static int hash(byte[] key) {
-        int h = Arrays.hashCode(key);
-        return h ^ (h >>> 16);
     }
 
     /**
-     * Walks the whole structure and throws if it is inconsistent: every entry in the bucket its
-     * hash names, the size right, the load factor kept, and the deadline array holding exactly the
+     * Walks the whole structure and throws if it is inconsistent: the table's chains and load
+     * (both tables while resizing), the slab's ids, and the deadline index holding exactly the
      * entries with a deadline, each knowing its own slot. For tests; O(size).
      */
     public void checkInvariants() {
-        int entries = 0;
-        int withDeadlineSeen = 0;
-        for (int slot = 0; slot < buckets.length; slot++) {
-            for (Entry e = buckets[slot]; e != null; e = e.next) {
-                entries++;
-                check(e.hash == hash(e.key), "stored hash differs from the key's hash");
-                check((e.hash & (buckets.length - 1)) == slot, "entry in the wrong bucket");
-                if (e.deadline == PERSISTENT) {
-                    check(e.deadlineSlot == -1, "persistent entry holds a deadline slot");
-                } else {
-                    withDeadlineSeen++;
-                    check(e.deadlineSlot >= 0 && e.deadlineSlot < deadlineCount
-                            && withDeadline[e.deadlineSlot] == e, "entry's deadline slot is wrong");
-                }
+        table.checkInvariants();
+        slab.checkInvariants(table.size());
+        int[] withDeadline = new int[1];
+        table.forEach(id -> {
+            int slot = slab.deadlineSlot(id);
+            if (slot != 0) {
+                withDeadline[0]++;
+                Invariants.check(slot <= deadlines.count() && deadlines.id(slot) == id,
+                        "entry's deadline slot is wrong");
+                Invariants.check(deadlines.deadline(slot) != PERSISTENT, "persistent deadline in the index");
             }
-        }
-        check(entries == size, "size " + size + " but " + entries + " entries in the buckets");
-        check(withDeadlineSeen == deadlineCount,
-                "deadline count " + deadlineCount + " but " + withDeadlineSeen + " entries with a deadline");
-        for (int i = deadlineCount; i < withDeadline.length; i++) {
-            check(withDeadline[i] == null, "stale entry past the end of the deadline array");
-        }
-        check(size <= buckets.length, "load factor above 1");
-        check(buckets.length == MIN_BUCKETS || size >= buckets.length / 8, "table not shrunk");
-        check(Integer.bitCount(buckets.length) == 1, "bucket count not a power of two");
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new IllegalStateException("keyspace invariant broken: " + message);
-        }
+        });
+        Invariants.check(withDeadline[0] == deadlines.count(),
+                "deadline count " + deadlines.count() + " but " + withDeadline[0] + " entries with a deadline");
     }
 }

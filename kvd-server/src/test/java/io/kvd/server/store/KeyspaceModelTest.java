@@ -47,6 +47,9 @@ class KeyspaceModelTest {
     private int scanStartedAt = -1;
     private final Set<String> scanSeen = new HashSet<>();
     private int completedScans;
+    /** Scan calls made while the table was being resized to a larger or to a smaller one. */
+    private int scanStepsWhileGrowing;
+    private int scanStepsWhileShrinking;
 
     @Test
     void keyspaceAgreesWithAHashMapModel() {
@@ -62,8 +65,11 @@ class KeyspaceModelTest {
         }
         keyspace.checkInvariants();
         assertThat(keysOf(keyspace)).isEqualTo(liveModelKeys());
-        System.out.println("KeyspaceModelTest: " + completedScans + " scans completed across resizes");
+        System.out.println("KeyspaceModelTest: " + completedScans + " scans completed; scan calls mid-resize: "
+                + scanStepsWhileGrowing + " while growing, " + scanStepsWhileShrinking + " while shrinking");
         assertThat(completedScans).isGreaterThan(10);
+        assertThat(scanStepsWhileGrowing).isPositive();
+        assertThat(scanStepsWhileShrinking).isPositive();
     }
 
     /**
@@ -200,6 +206,13 @@ class KeyspaceModelTest {
             scanStartedAt = op;
             scanCursor = 0;
             scanSeen.clear();
+        }
+        if (keyspace.resizing()) {
+            if (keyspace.growing()) {
+                scanStepsWhileGrowing++;
+            } else {
+                scanStepsWhileShrinking++;
+            }
         }
         scanCursor = keyspace.scan(scanCursor, key -> {
             assertThat(liveEntry(string(key))).isNotNull();

@@ -291,6 +291,121 @@ class KeyspaceTest {
         keyspace.checkInvariants();
     }
 
+    @Test
+    void aResizeMovesOnlyAFewBucketsPerOperation() {
+        putStable(1 << 16);
+        assertThat(keyspace.resizing()).isFalse();
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        assertThat(keyspace.resizing()).isTrue();
+        for (int i = 0; i < 100; i++) {
+            keyspace.get(b("stable" + i));
+        }
+        assertThat(keyspace.resizing()).isTrue();
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void rehashStepFinishesAResizeOnAnIdleKeyspace() {
+        putStable(1 << 16);
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        keyspace.rehashStep(Long.MAX_VALUE);
+        assertThat(keyspace.resizing()).isFalse();
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void lookupsFindKeysInBothTablesWhileGrowing() {
+        Set<String> stable = putStable(1 << 14);
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        assertThat(keyspace.resizing()).isTrue();
+        keyspace.checkInvariants();
+        for (String key : stable) {
+            assertThat(keyspace.get(b(key))).isEqualTo(b("v"));
+        }
+    }
+
+    @Test
+    void lookupsFindKeysInBothTablesWhileShrinking() {
+        Set<String> stable = putStable(1 << 14);
+        for (int i = 1000; i < 1 << 14; i++) {
+            keyspace.remove(b("stable" + i));
+        }
+        assertThat(keyspace.resizing()).isTrue();
+        keyspace.checkInvariants();
+        for (int i = 0; i < 1000; i++) {
+            assertThat(keyspace.get(b("stable" + i))).isEqualTo(b("v"));
+        }
+        assertThat(keyspace.size()).isEqualTo(1000);
+    }
+
+    @Test
+    void scanReturnsEveryKeyWhenAGrowthStartsAndRunsInTheMiddleOfIt() {
+        Set<String> stable = putStable(1 << 12);
+        Set<String> seen = new HashSet<>();
+        long cursor = scanStep(0, seen);
+        for (int i = 0; i < 100; i++) {
+            cursor = scanStep(cursor, seen);
+        }
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        boolean scannedWhileResizing = false;
+        while (cursor != 0) {
+            scannedWhileResizing |= keyspace.resizing();
+            cursor = scanStep(cursor, seen);
+        }
+        assertThat(scannedWhileResizing).isTrue();
+        assertThat(seen).containsAll(stable);
+    }
+
+    @Test
+    void scanReturnsEveryKeyWhenAShrinkStartsAndRunsInTheMiddleOfIt() {
+        Set<String> stable = putStable(1 << 9);
+        for (int i = 0; i < 1 << 14; i++) {
+            keyspace.put(b("churn" + i), b("v"), PERSISTENT);
+        }
+        keyspace.rehashStep(Long.MAX_VALUE);
+        Set<String> seen = new HashSet<>();
+        long cursor = scanStep(0, seen);
+        for (int i = 0; i < 1000; i++) {
+            cursor = scanStep(cursor, seen);
+        }
+        for (int i = 0; !keyspace.resizing(); i++) {
+            keyspace.remove(b("churn" + i));
+        }
+        boolean scannedWhileResizing = false;
+        while (cursor != 0) {
+            scannedWhileResizing |= keyspace.resizing();
+            cursor = scanStep(cursor, seen);
+        }
+        assertThat(scannedWhileResizing).isTrue();
+        assertThat(seen).containsAll(stable);
+    }
+
+    @Test
+    void overwritingWithAValueOfAnotherLengthKeepsKeyAndDeadline() {
+        keyspace.put(b("a"), b("short"), NOW + 100);
+        keyspace.putKeepingDeadline(b("a"), b("a much longer value"));
+        keyspace.putKeepingDeadline(b("a"), b("x"));
+        assertThat(keyspace.get(b("a"))).isEqualTo(b("x"));
+        assertThat(keyspace.deadline(b("a"))).isEqualTo(NOW + 100);
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void keysLongerThanOneLengthByteRoundTrip() {
+        String longKey = "k".repeat(70_000);
+        keyspace.put(b(longKey), b("v"), PERSISTENT);
+        assertThat(keyspace.get(b(longKey))).isEqualTo(b("v"));
+        assertThat(keyspace.randomKey()).isEqualTo(b(longKey));
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void getReturnsACopyTheCallerMayChange() {
+        keyspace.put(b("a"), b("1"), PERSISTENT);
+        keyspace.get(b("a"))[0] = '2';
+        assertThat(keyspace.get(b("a"))).isEqualTo(b("1"));
+    }
+
     private Set<String> putStable(int count) {
         Set<String> stable = new HashSet<>();
         for (int i = 0; i < count; i++) {

@@ -1,0 +1,282 @@
+package io.kvd.server.store;
+
+import java.util.SplittableRandom;
+import java.util.function.IntConsumer;
+
+/**
+ * Redis's dict over entry ids: chained buckets in a power-of-two table, resized incrementally.
+ * A resize allocates the new table and then moves the old one's buckets a few at a time, on every
+ * lookup, insert and removal and in the server cron's time-bounded step, so no operation moves
+ * the whole table. While resizing, entries live in either table: lookups check both, inserts go
+ * to the new one, and SCAN walks both with Redis's reverse-binary cursor, which keeps its
+ * guarantee when the table grows or shrinks between calls.
+ */
+final class IncrementalHashTable {
+    static final int MIN_BUCKETS = 16;
+    /** Buckets moved per operation while resizing (Redis's _dictRehashStep). */
+    private static final int BUCKETS_PER_OPERATION = 1;
+    /** A rehash step gives up after this many empty buckets per bucket asked for (dictRehash). */
+    private static final int EMPTY_VISITS_PER_BUCKET = 10;
+    /** Buckets moved between clock reads in the time-bounded step (dictRehashMilliseconds). */
+    private static final int BUCKETS_PER_CLOCK_READ = 100;
+    /** Shrink once fewer than one bucket in this many holds an entry. */
+    private static final int SHRINK_BELOW_ONE_IN = 8;
+
+    private final EntrySlab slab;
+    /** Redis's ht_table[0]: while resizing, its buckets below {@link #rehashIndex} are empty. */
+    private BucketTable main = new BucketTable(MIN_BUCKETS);
+    /** Redis's ht_table[1]: the table being filled, or null when not resizing. */
+    private BucketTable target;
+    private int rehashIndex;
+    private int size;
+
+    IncrementalHashTable(EntrySlab slab) {
+        this.slab = slab;
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean resizing() {
+        return target != null;
+    }
+
+    boolean growing() {
+        return target != null && target.length() > main.length();
+    }
+
+    /** The id of the entry whose key is {@code key}, or 0. */
+    int find(byte[] key, int hash) {
+        rehash(BUCKETS_PER_OPERATION);
+        int id = findIn(main, key, hash);
+        if (id == 0 && target != null) {
+            id = findIn(target, key, hash);
+        }
+        return id;
+    }
+
+    private int findIn(BucketTable table, byte[] key, int hash) {
+        for (int id = table.head(hash & table.mask()); id != 0; id = slab.next(id)) {
+            if (PackedEntry.hasKey(slab.packed(id), key)) {
+                return id;
+            }
+        }
+        return 0;
+    }
+
+    /** Adds an entry that is not in the table yet. */
+    void insert(int id, int hash) {
+        BucketTable table = target != null ? target : main;
+        int bucket = hash & table.mask();
+        slab.setNext(id, table.head(bucket));
+        table.setHead(bucket, id);
+        size++;
+        resizeIfNeeded();
+    }
+
+    /** Unlinks an entry that is in the table. */
+    void remove(int id, int hash) {
+        if (!unlink(main, id, hash)) {
+            unlink(target, id, hash);
+        }
+        size--;
+        resizeIfNeeded();
+    }
+
+    private boolean unlink(BucketTable table, int id, int hash) {
+        int bucket = hash & table.mask();
+        int head = table.head(bucket);
+        if (head == id) {
+            table.setHead(bucket, slab.next(id));
+            return true;
+        }
+        for (int prev = head; prev != 0; prev = slab.next(prev)) {
+            if (slab.next(prev) == id) {
+                slab.setNext(prev, slab.next(id));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Starts a resize when the load leaves [1/8, 1]: growing to the next power of two above the
+     * size, shrinking to the smallest one that holds it. Both land inside the range, so a finished
+     * resize never asks for another unless the size moved meanwhile.
+     */
+    private void resizeIfNeeded() {
+        if (target != null) {
+            return;
+        }
+        int length = main.length();
+        if (size > length || length > MIN_BUCKETS && size < length / SHRINK_BELOW_ONE_IN) {
+            target = new BucketTable(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(size, 1) * 2 - 1)));
+            rehashIndex = 0;
+        }
+    }
+
+    /** Moves up to {@code buckets} non-empty buckets to the new table; true if a resize is still going on. */
+    boolean rehash(int buckets) {
+        int emptyVisits = buckets * EMPTY_VISITS_PER_BUCKET;
+        while (target != null && buckets > 0) {
+            if (main.head(rehashIndex) != 0) {
+                moveBucket(rehashIndex);
+                buckets--;
+            } else if (--emptyVisits < 0) {
+                return true;
+            }
+            if (Chunks.offset(rehashIndex) == Chunks.MASK) {
+                main.releaseChunkOf(rehashIndex);
+            }
+            if (++rehashIndex == main.length()) {
+                finishResize();
+            }
+        }
+        return target != null;
+    }
+
+    private void moveBucket(int bucket) {
+        int mask = target.mask();
+        for (int id = main.head(bucket); id != 0; ) {
+            int next = slab.next(id);
+            int to = PackedEntry.hashOfKey(slab.packed(id)) & mask;
+            slab.setNext(id, target.head(to));
+            target.setHead(to, id);
+            id = next;
+        }
+        main.setHead(bucket, 0);
+    }
+
+    private void finishResize() {
+        main = target;
+        target = null;
+        rehashIndex = 0;
+        resizeIfNeeded();
+    }
+
+    /** Rehashes for about {@code budgetNanos} (the server cron's share, as Redis's activerehashing). */
+    void rehashFor(long budgetNanos) {
+        long start = System.nanoTime();
+        while (rehash(BUCKETS_PER_CLOCK_READ)) {
+            if (System.nanoTime() - start >= budgetNanos) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A random entry id, 0 if empty: a random non-empty bucket of either table (skipping the
+     * old table's moved part), then a random entry of its chain, as Redis's dictGetRandomKey.
+     */
+    int randomId(SplittableRandom random) {
+        if (size == 0) {
+            return 0;
+        }
+        int head;
+        if (target == null) {
+            do {
+                head = main.head(random.nextInt(main.length()));
+            } while (head == 0);
+        } else {
+            long span = (long) main.length() + target.length() - rehashIndex;
+            do {
+                long bucket = rehashIndex + random.nextLong(span);
+                head = bucket >= main.length() ? target.head((int) (bucket - main.length())) : main.head((int) bucket);
+            } while (head == 0);
+        }
+        int length = 0;
+        for (int id = head; id != 0; id = slab.next(id)) {
+            length++;
+        }
+        int id = head;
+        for (int i = random.nextInt(length); i > 0; i--) {
+            id = slab.next(id);
+        }
+        return id;
+    }
+
+    void forEach(IntConsumer visitor) {
+        forEachIn(main, visitor);
+        if (target != null) {
+            forEachIn(target, visitor);
+        }
+    }
+
+    private void forEachIn(BucketTable table, IntConsumer visitor) {
+        for (int bucket = 0; bucket < table.length(); bucket++) {
+            visitChain(table, bucket, visitor);
+        }
+    }
+
+    private void visitChain(BucketTable table, int bucket, IntConsumer visitor) {
+        for (int id = table.head(bucket); id != 0; id = slab.next(id)) {
+            visitor.accept(id);
+        }
+    }
+
+    /**
+     * Visits the bucket the cursor names (in both tables while resizing: the smaller table's
+     * bucket, then every bucket of the larger one that it expands to) and returns the next
+     * cursor, 0 when done. Redis's dictScan.
+     */
+    long scan(long cursor, IntConsumer visitor) {
+        if (target == null) {
+            long mask = main.mask();
+            visitChain(main, (int) (cursor & mask), visitor);
+            return nextCursor(cursor, mask);
+        }
+        BucketTable small = main.length() <= target.length() ? main : target;
+        BucketTable large = small == main ? target : main;
+        long smallMask = small.mask();
+        long largeMask = large.mask();
+        visitChain(small, (int) (cursor & smallMask), visitor);
+        do {
+            visitChain(large, (int) (cursor & largeMask), visitor);
+            cursor = nextCursor(cursor, largeMask);
+        } while ((cursor & (smallMask ^ largeMask)) != 0);
+        return cursor;
+    }
+
+    /** Increments the cursor's bits under {@code mask} from the top down (reverse binary). */
+    private static long nextCursor(long cursor, long mask) {
+        cursor |= ~mask;
+        cursor = Long.reverse(cursor);
+        cursor++;
+        return Long.reverse(cursor);
+    }
+
+    /**
+     * Every entry in the bucket its hash names in the table it is in, none twice, none in the
+     * moved part of the old table, the size right, and the load inside [1/8, 1] when not resizing.
+     */
+    void checkInvariants() {
+        int entries = checkTable(main, rehashIndex);
+        if (target != null) {
+            Invariants.check(rehashIndex < main.length(), "rehash index past the old table");
+            entries += checkTable(target, 0);
+        } else {
+            Invariants.check(rehashIndex == 0, "rehash index set while not resizing");
+            Invariants.check(size <= main.length(), "load factor above 1 after a resize");
+            Invariants.check(main.length() == MIN_BUCKETS || size >= main.length() / SHRINK_BELOW_ONE_IN,
+                    "table not shrunk");
+        }
+        Invariants.check(entries == size, "size " + size + " but " + entries + " entries in the buckets");
+    }
+
+    private int checkTable(BucketTable table, int firstLiveBucket) {
+        Invariants.check(Integer.bitCount(table.length()) == 1 && table.length() >= MIN_BUCKETS,
+                "bucket count " + table.length());
+        int entries = 0;
+        for (int bucket = 0; bucket < table.length(); bucket++) {
+            for (int id = table.head(bucket); id != 0; id = slab.next(id)) {
+                Invariants.check(bucket >= firstLiveBucket, "entry left in a moved bucket");
+                byte[] packed = slab.packed(id);
+                Invariants.check(packed != null, "freed id " + id + " in a chain");
+                Invariants.check((PackedEntry.hashOfKey(packed) & table.mask()) == bucket, "entry in the wrong bucket");
+                Invariants.check(++entries <= size, "more entries in the chains than the size (a cycle?)");
+            }
+        }
+        return entries;
+    }
+}
