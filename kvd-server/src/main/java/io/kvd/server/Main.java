@@ -5,6 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.OutputStreamAppender;
+import io.kvd.server.aof.AofCheck;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.ConfigException;
 import org.slf4j.Logger;
@@ -18,6 +19,7 @@ import java.util.List;
 /**
  * {@code java -jar kvd.jar [config-file] [--name value ...]}, as redis-server takes them: the
  * options override the file. SIGTERM and SIGINT stop the server cleanly and exit 0.
+ * {@code java -jar kvd.jar --check-aof [--fix] FILE} checks (and repairs) an AOF instead.
  */
 public final class Main {
     private Main() {
@@ -25,6 +27,9 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         List<String> argList = Arrays.asList(args);
+        if (!argList.isEmpty() && argList.get(0).equals("--check-aof")) {
+            System.exit(checkAof(argList.subList(1, argList.size())));
+        }
         Path file = null;
         if (!argList.isEmpty() && !argList.get(0).startsWith("--")) {
             file = Path.of(argList.get(0));
@@ -55,6 +60,16 @@ public final class Main {
         Signal.handle(new Signal("INT"), s -> server.close());
         server.closed().join();
         System.exit(0);
+    }
+
+    private static int checkAof(List<String> args) {
+        boolean fix = !args.isEmpty() && args.get(0).equals("--fix");
+        List<String> files = fix ? args.subList(1, args.size()) : args;
+        if (files.size() != 1) {
+            System.err.println("Usage: java -jar kvd.jar --check-aof [--fix] FILE");
+            return 1;
+        }
+        return AofCheck.run(Path.of(files.get(0)), fix, System.out);
     }
 
     /** Applies {@code loglevel} (Redis's words) and {@code logfile} ("" is standard output). */

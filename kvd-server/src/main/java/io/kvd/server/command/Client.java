@@ -29,6 +29,7 @@ public final class Client {
     private String lastCommand = "NULL";
     private long lastInteractionMs;
     private boolean closeAfterReply;
+    private byte[][] logRecord;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -99,6 +100,21 @@ public final class Client {
     public void interacted(String command, long nowMs) {
         this.lastCommand = command;
         this.lastInteractionMs = nowMs;
+    }
+
+    /**
+     * The record the AOF gets for the command running, instead of its arguments (Redis's
+     * rewriteClientCommandVector): the canonical form, e.g. absolute time for relative.
+     */
+    void logAs(byte[]... record) {
+        logRecord = record;
+    }
+
+    /** The record set by {@link #logAs} for the command that just ran, or null; clears it. */
+    byte[][] takeLogRecord() {
+        byte[][] record = logRecord;
+        logRecord = null;
+        return record;
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

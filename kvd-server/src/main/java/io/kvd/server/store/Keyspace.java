@@ -45,6 +45,8 @@ public final class Keyspace {
     private int deadlineCount;
     private long now;
     private long expiredKeys;
+    private long changes;
+    private Consumer<byte[]> expiryListener = key -> { };
     private final SplittableRandom random;
 
     public Keyspace(long seed) {
@@ -73,6 +75,19 @@ public final class Keyspace {
         return expiredKeys;
     }
 
+    /**
+     * Counts the changes made through this API (not expiry): a write command that left it as it
+     * was changed nothing (Redis's server.dirty), so the AOF does not log it.
+     */
+    public long changes() {
+        return changes;
+    }
+
+    /** Called with each key removed because its deadline passed (the AOF logs a DEL, as Redis propagates one). */
+    public void onExpired(Consumer<byte[]> listener) {
+        this.expiryListener = listener;
+    }
+
     /** CONFIG RESETSTAT: counts expired keys from zero again. */
     public void resetExpiredKeys() {
         expiredKeys = 0;
@@ -90,6 +105,7 @@ public final class Keyspace {
 
     /** Sets the value and the deadline ({@link #PERSISTENT} for none), replacing any old key. */
     public void put(byte[] key, byte[] value, long deadline) {
+        changes++;
         Entry e = lookup(key);
         if (e == null) {
             e = insert(key, value);
@@ -101,6 +117,7 @@ public final class Keyspace {
 
     /** Sets the value and keeps the key's deadline, if the key is live; else creates it without one. */
     public void putKeepingDeadline(byte[] key, byte[] value) {
+        changes++;
         Entry e = lookup(key);
         if (e == null) {
             insert(key, value);
@@ -115,6 +132,7 @@ public final class Keyspace {
         if (e == null) {
             return false;
         }
+        changes++;
         unlink(e);
         return true;
     }
@@ -131,6 +149,7 @@ public final class Keyspace {
         if (e == null) {
             return false;
         }
+        changes++;
         setDeadline(e, deadline);
         return true;
     }
@@ -141,6 +160,7 @@ public final class Keyspace {
         if (e == null) {
             return false;
         }
+        changes++;
         byte[] value = e.value;
         long deadline = e.deadline;
         unlink(e);
@@ -149,6 +169,7 @@ public final class Keyspace {
     }
 
     public void clear() {
+        changes++;
         buckets = new Entry[MIN_BUCKETS];
         withDeadline = new Entry[MIN_BUCKETS];
         size = 0;
@@ -187,6 +208,18 @@ public final class Keyspace {
             }
         }
         return expired;
+    }
+
+    /** Removes every key whose deadline has passed (after an AOF replay); returns how many. */
+    public int removeExpired() {
+        int removed = 0;
+        // Downwards: removing slot i moves the last entry, already visited, into it.
+        for (int i = deadlineCount - 1; i >= 0; i--) {
+            if (expireIfDue(withDeadline[i])) {
+                removed++;
+            }
+        }
+        return removed;
     }
 
     /** Calls {@code visitor} with every live key; the visitor must not change the keyspace. */
@@ -239,6 +272,7 @@ public final class Keyspace {
         }
         unlink(e);
         expiredKeys++;
+        expiryListener.accept(e.key);
         return true;
     }
 
