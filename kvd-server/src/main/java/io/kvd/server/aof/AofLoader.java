@@ -52,11 +52,11 @@ public final class AofLoader {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             AofReader reader = new AofReader(channel);
             Client client = null;
-            byte[][] argv;
-            while ((argv = reader.next()) != null) {
+            long recordStart = 0;
+            for (byte[][] argv; (argv = reader.next()) != null; recordStart = reader.validUpTo()) {
                 if (commands.lookup(argv[0]) == null) {
                     throw new AofFormatException("unknown command '" + new String(argv[0], StandardCharsets.UTF_8)
-                            + "'", reader.validUpTo(), reader.validUpTo());
+                            + "'", recordStart, recordStart);
                 }
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
