@@ -15,6 +15,8 @@ import sun.misc.Signal;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code java -jar kvd.jar [config-file] [--name value ...]}, as redis-server takes them: the
@@ -46,6 +48,21 @@ public final class Main {
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
 
+        // A shutdown hook would run too late to choose the exit code; handling the signals lets
+        // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
+        // Handled from before the start (an AOF replay may take a while): a signal that comes
+        // before the server runs stops it as soon as it does.
+        AtomicBoolean stopRequested = new AtomicBoolean();
+        AtomicReference<KvdServer> running = new AtomicReference<>();
+        Runnable stop = () -> {
+            stopRequested.set(true);
+            KvdServer started = running.get();
+            if (started != null) {
+                started.close();
+            }
+        };
+        Signal.handle(new Signal("TERM"), s -> stop.run());
+        Signal.handle(new Signal("INT"), s -> stop.run());
         KvdServer server;
         try {
             server = KvdServer.start(config);
@@ -54,10 +71,10 @@ public final class Main {
             System.exit(1);
             return;
         }
-        // A shutdown hook would run too late to choose the exit code; handling the signals lets
-        // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
-        Signal.handle(new Signal("TERM"), s -> server.close());
-        Signal.handle(new Signal("INT"), s -> server.close());
+        running.set(server);
+        if (stopRequested.get()) {
+            server.close();
+        }
         server.closed().join();
         System.exit(0);
     }

@@ -14,7 +14,8 @@ import io.netty.buffer.Unpooled;
 public final class CommandLog {
     private static final byte[] DEL = Args.bytes("DEL");
 
-    private final ByteBuf records = Unpooled.directBuffer(64 * 1024);
+    /** On the heap: a server or test fixture that never logs holds no native memory for it. */
+    private final ByteBuf records = Unpooled.buffer(4096);
     private boolean enabled;
     private String failure;
     private long fileSize;
