@@ -1,23 +1,34 @@
 package io.kvd.server;
 
+import io.kvd.server.aof.AppendOnlyFile;
 import io.netty.channel.SingleThreadEventLoop;
 
 import java.util.ArrayList;
 
 /**
- * The end of every event-loop iteration that produced replies: each connection with output is
- * flushed once, so one read of many pipelined commands costs one write. Registered as a tail task
- * ({@code executeAfterEventLoopIteration}), which runs after all I/O and tasks of the iteration;
- * the AOF's group commit will write and sync here, before the replies leave.
+ * The end of every event-loop iteration that produced replies: the group commit. The records
+ * the iteration's commands logged go to the AOF in one write (and one fsync under
+ * {@code appendfsync always}), and only then is each connection with output flushed once, so one
+ * read of many pipelined commands costs one write, and one fsync covers every connection's
+ * writes of the iteration. Registered as a tail task ({@code executeAfterEventLoopIteration}),
+ * which runs after all I/O and tasks of the iteration.
+ *
+ * <p>When the records cannot be written (a failing disk, a stalled fsync), the replies are held:
+ * those connections flush only after a later commit succeeds, which the cron retries every tick.
  */
 final class IterationFlush implements Runnable {
     private final SingleThreadEventLoop loop;
+    /** Null when appendonly is off. */
+    private final AppendOnlyFile aof;
     private ArrayList<ConnectionHandler> pending = new ArrayList<>();
     private ArrayList<ConnectionHandler> flushing = new ArrayList<>();
+    /** Connections whose replies wait for their records to reach the log. */
+    private final ArrayList<ConnectionHandler> held = new ArrayList<>();
     private boolean scheduled;
 
-    IterationFlush(SingleThreadEventLoop loop) {
+    IterationFlush(SingleThreadEventLoop loop, AppendOnlyFile aof) {
         this.loop = loop;
+        this.aof = aof;
     }
 
     /** Queues a connection that has output; the first of an iteration schedules the flush. */
@@ -42,9 +53,33 @@ final class IterationFlush implements Runnable {
         ArrayList<ConnectionHandler> batch = pending;
         pending = flushing;
         flushing = batch;
-        for (ConnectionHandler connection : batch) {
+        if (committed()) {
+            flushAll(held);
+            flushAll(batch);
+        } else {
+            held.addAll(batch);
+            batch.clear();
+        }
+    }
+
+    /**
+     * From the cron: commits what was logged outside a client's iteration (active expiry's DELs)
+     * or retries a failed commit, and releases the replies held for it.
+     */
+    void commitFromCron() {
+        if (committed()) {
+            flushAll(held);
+        }
+    }
+
+    private boolean committed() {
+        return aof == null || aof.commit();
+    }
+
+    private static void flushAll(ArrayList<ConnectionHandler> connections) {
+        for (ConnectionHandler connection : connections) {
             connection.flush();
         }
-        batch.clear();
+        connections.clear();
     }
 }

@@ -2,6 +2,10 @@ package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
 import io.kvd.server.command.Client;
+import io.kvd.server.aof.AofFormatException;
+import io.kvd.server.aof.AofLoader;
+import io.kvd.server.aof.AppendOnlyFile;
+import io.kvd.server.aof.FsyncPolicy;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
@@ -19,10 +23,13 @@ import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +47,9 @@ public final class KvdServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final SingleThreadEventLoop loop;
     private final ServerState state;
+    private final CommandTable commands = new CommandTable();
+    private AppendOnlyFile aof;
+    private IterationFlush flush;
     private final List<Channel> listeners = new ArrayList<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private ScheduledFuture<?> cron;
@@ -60,6 +70,9 @@ public final class KvdServer implements AutoCloseable {
         Transport transport = Transport.select(config.transport());
         KvdServer server = new KvdServer(config, transport);
         try {
+            if (config.appendonly()) {
+                server.onLoop(server::loadAof);
+            }
             server.bind(transport);
         } catch (RuntimeException | InterruptedException e) {
             server.close();
@@ -100,6 +113,9 @@ public final class KvdServer implements AutoCloseable {
             }
             listeners.forEach(Channel::close);
             state.clients().values().forEach(c -> c.connection().close());
+            if (aof != null) {
+                aof.close();
+            }
         });
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).addListener(f -> {
             log.info("kvd stopped");
@@ -108,8 +124,7 @@ public final class KvdServer implements AutoCloseable {
     }
 
     private void bind(Transport transport) throws InterruptedException {
-        CommandTable commands = new CommandTable();
-        IterationFlush flush = new IterationFlush(loop);
+        flush = new IterationFlush(loop, aof);
         long softLimit = config.clientOutputSoftLimit();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
@@ -148,10 +163,59 @@ public final class KvdServer implements AutoCloseable {
         config.onChange(name -> {
             if (name.equals(Config.HZ)) {
                 scheduleCron();
+            } else if (name.equals(Config.APPENDFSYNC) && aof != null) {
+                aof.setPolicy(FsyncPolicy.named(config.appendfsync()));
             }
         });
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
+    }
+
+    /**
+     * Replays the AOF, then opens it for appending and removes the keys whose deadline passed
+     * while the server was down (logged as DELs, so the next replay agrees). Runs on the loop,
+     * before any client can connect. Garbage in the file stops the start: kvd never serves an
+     * empty keyspace because the log failed to load.
+     */
+    private void loadAof() throws IOException {
+        Path file = config.appendFile();
+        AofLoader.Result loaded;
+        try {
+            loaded = AofLoader.load(file, state, commands);
+        } catch (AofFormatException e) {
+            throw new IllegalStateException("Bad file format reading the append only file " + file + ": "
+                    + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
+                    + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
+        }
+        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()));
+        state.commandLog().setEnabled(true);
+        state.keyspace().setTime(System.currentTimeMillis());
+        int expired = state.keyspace().removeExpired();
+        if (!aof.commit()) {
+            throw new IllegalStateException("cannot write the append only file " + file + ": "
+                    + state.commandLog().failure());
+        }
+        log.info("AOF loaded from {}: {} records, {} bytes in {} ms ({} ms CPU, {} ns per record); {} keys, {} expired "
+                        + "while down removed", file, loaded.records(), loaded.bytes(), loaded.wallNanos() / 1_000_000,
+                loaded.cpuNanos() / 1_000_000, loaded.records() == 0 ? 0 : loaded.wallNanos() / loaded.records(),
+                state.keyspace().size(), expired);
+    }
+
+    /** Runs {@code task} on the event loop and waits for it; its exception stops the start. */
+    private void onLoop(LoopTask task) throws InterruptedException {
+        try {
+            loop.submit(() -> {
+                task.run();
+                return null;
+            }).get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause.toString(), cause);
+        }
+    }
+
+    private interface LoopTask {
+        void run() throws Exception;
     }
 
     private void scheduleCron() {
@@ -168,6 +232,7 @@ public final class KvdServer implements AutoCloseable {
             for (Client client : List.copyOf(state.clients().values())) {
                 ((ConnectionHandler) client.connection()).cron(now);
             }
+            flush.commitFromCron();
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 }

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.OutputStreamAppender;
+import io.kvd.server.aof.AofCheck;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.ConfigException;
 import org.slf4j.Logger;
@@ -14,10 +15,13 @@ import sun.misc.Signal;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code java -jar kvd.jar [config-file] [--name value ...]}, as redis-server takes them: the
  * options override the file. SIGTERM and SIGINT stop the server cleanly and exit 0.
+ * {@code java -jar kvd.jar --check-aof [--fix] FILE} checks (and repairs) an AOF instead.
  */
 public final class Main {
     private Main() {
@@ -25,6 +29,9 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         List<String> argList = Arrays.asList(args);
+        if (!argList.isEmpty() && argList.get(0).equals("--check-aof")) {
+            System.exit(checkAof(argList.subList(1, argList.size())));
+        }
         Path file = null;
         if (!argList.isEmpty() && !argList.get(0).startsWith("--")) {
             file = Path.of(argList.get(0));
@@ -41,6 +48,21 @@ public final class Main {
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
 
+        // A shutdown hook would run too late to choose the exit code; handling the signals lets
+        // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
+        // Handled from before the start (an AOF replay may take a while): a signal that comes
+        // before the server runs stops it as soon as it does.
+        AtomicBoolean stopRequested = new AtomicBoolean();
+        AtomicReference<KvdServer> running = new AtomicReference<>();
+        Runnable stop = () -> {
+            stopRequested.set(true);
+            KvdServer started = running.get();
+            if (started != null) {
+                started.close();
+            }
+        };
+        Signal.handle(new Signal("TERM"), s -> stop.run());
+        Signal.handle(new Signal("INT"), s -> stop.run());
         KvdServer server;
         try {
             server = KvdServer.start(config);
@@ -49,12 +71,22 @@ public final class Main {
             System.exit(1);
             return;
         }
-        // A shutdown hook would run too late to choose the exit code; handling the signals lets
-        // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
-        Signal.handle(new Signal("TERM"), s -> server.close());
-        Signal.handle(new Signal("INT"), s -> server.close());
+        running.set(server);
+        if (stopRequested.get()) {
+            server.close();
+        }
         server.closed().join();
         System.exit(0);
+    }
+
+    private static int checkAof(List<String> args) {
+        boolean fix = !args.isEmpty() && args.get(0).equals("--fix");
+        List<String> files = fix ? args.subList(1, args.size()) : args;
+        if (files.size() != 1) {
+            System.err.println("Usage: java -jar kvd.jar --check-aof [--fix] FILE");
+            return 1;
+        }
+        return AofCheck.run(Path.of(files.get(0)), fix, System.out);
     }
 
     /** Applies {@code loglevel} (Redis's words) and {@code logfile} ("" is standard output). */

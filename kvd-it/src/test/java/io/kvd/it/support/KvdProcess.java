@@ -33,16 +33,27 @@ public final class KvdProcess implements AutoCloseable {
 
     /** Starts kvd with {@code options} ({@code "--name", "value"} pairs, as on its command line) after the defaults. */
     public static KvdProcess start(String... options) {
+        return startIn(WorkDir.create("kvd"), options);
+    }
+
+    /**
+     * Starts kvd in {@code dir} (its AOF and logs go there), e.g. again after {@link #kill}; each
+     * start logs to its own file ({@code kvd.log}, {@code kvd-2.log}, ...).
+     */
+    public static KvdProcess startIn(Path dir, String... options) {
         Path jar = Path.of(System.getProperty("kvd.jar", "../kvd-server/target/kvd.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new AssertionError("no kvd.jar at " + jar + " (system property kvd.jar); build kvd-server first");
         }
-        Path dir = WorkDir.create("kvd");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", jar.toString(), "--port", "0", "--dir", dir.toString()));
         command.addAll(List.of(options));
-        LoggedProcess process = LoggedProcess.start("kvd", dir, command);
+        String name = "kvd";
+        for (int n = 2; Files.exists(dir.resolve(name + ".log")); n++) {
+            name = "kvd-" + n;
+        }
+        LoggedProcess process = LoggedProcess.start(name, dir, command);
         Matcher ready = Poll.until(START_TIMEOUT, "kvd to log that it is ready", () -> {
             Matcher m = READY.matcher(process.logText());
             if (m.find()) {
@@ -76,6 +87,11 @@ public final class KvdProcess implements AutoCloseable {
 
     public String log() {
         return process.logText();
+    }
+
+    /** SIGKILL: the process dies at once, as in a crash, and this waits for it to be gone. */
+    public void kill() {
+        process.kill();
     }
 
     /** Stops with SIGTERM and returns the exit code, whatever it is. */

@@ -66,6 +66,17 @@ final class LoggedProcess {
                 + "), log " + log + ":\n" + logText();
     }
 
+    /** SIGKILL, then waits for the exit. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while killing " + name, e);
+        }
+    }
+
     /** SIGTERM, then waits for the exit; returns its code, or fails (after SIGKILL) on timeout. */
     int stop(Duration timeout) {
         process.destroy();

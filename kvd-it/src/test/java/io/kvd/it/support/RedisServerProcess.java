@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,13 +27,19 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     public static RedisServerProcess start() {
+        return startIn(WorkDir.create("redis"));
+    }
+
+    /** Starts redis-server in {@code dir} with {@code options} after the defaults (later ones win, e.g. --appendonly yes). */
+    public static RedisServerProcess startIn(Path dir, String... options) {
         Path redisServer = Tools.require("redis-server");
         for (int attempt = 1; ; attempt++) {
             int port = freePort();
-            Path dir = WorkDir.create("redis");
-            LoggedProcess process = LoggedProcess.start("redis-server", dir, List.of(redisServer.toString(),
+            List<String> command = new ArrayList<>(List.of(redisServer.toString(),
                     "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--dir", dir.toString()));
+            command.addAll(List.of(options));
+            LoggedProcess process = LoggedProcess.start("redis-server", dir, command);
             boolean exited = Poll.until(START_TIMEOUT, "redis-server to answer PING on port " + port, () -> {
                 if (!process.isAlive()) {
                     return Boolean.TRUE;

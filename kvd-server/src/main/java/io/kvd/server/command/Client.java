@@ -30,6 +30,7 @@ public final class Client {
     private long lastInteractionMs;
     private boolean closeAfterReply;
     private boolean authenticated;
+    private byte[][] logRecord;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -111,6 +112,21 @@ public final class Client {
 
     public void setAuthenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /**
+     * The record the AOF gets for the command running, instead of its arguments (Redis's
+     * rewriteClientCommandVector): the canonical form, e.g. absolute time for relative.
+     */
+    void logAs(byte[]... record) {
+        logRecord = record;
+    }
+
+    /** The record set by {@link #logAs} for the command that just ran, or null; clears it. */
+    byte[][] takeLogRecord() {
+        byte[][] record = logRecord;
+        logRecord = null;
+        return record;
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

@@ -14,9 +14,10 @@ import static io.kvd.server.command.Command.Flag.*;
  * reports them), and the dispatch: look up, check arity, run. Reading this file lists what kvd does.
  */
 public final class CommandTable {
+    private static final CommandHandler PING = ConnectionCommands::ping;
     private static final Command[] COMMANDS = {
             // connection
-            command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, ConnectionCommands::ping),
+            command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
             command("echo", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::echo),
             command("quit", -1, flags(ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH), 0, 0, 0, ConnectionCommands::quit),
             command("select", 2, flags(LOADING, STALE, FAST), 0, 0, 0, ConnectionCommands::select),
@@ -129,11 +130,24 @@ public final class CommandTable {
             client.reply().error(DefaultUser.NOAUTH);
             return null;
         }
+        CommandLog log = client.server().commandLog();
+        boolean write = command.has(WRITE);
+        // As Redis's processCommand: a failing AOF refuses writes (and PING, so monitors notice).
+        if (log.failure() != null && (write || command.handler() == PING)) {
+            client.reply().error(Errors.aofFailing(log.failure()));
+            return null;
+        }
         client.interacted(command.name(), client.keyspace().now());
+        long changesBefore = client.keyspace().changes();
         try {
             command.handler().execute(client, argv);
         } catch (CommandError e) {
             client.reply().error(e.getMessage());
+        }
+        // Redis's call(): a write that changed the keyspace is propagated, as rewritten by the command.
+        byte[][] record = client.takeLogRecord();
+        if (write && client.keyspace().changes() != changesBefore) {
+            log.append(record != null ? record : argv);
         }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;

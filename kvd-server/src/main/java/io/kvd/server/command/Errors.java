@@ -16,6 +16,11 @@ public final class Errors {
         return "ERR wrong number of arguments for '" + commandName + "' command";
     }
 
+    /** Redis's writeCommandsGetDiskErrorMessage for a failing AOF; {@code reason} is the system's message. */
+    public static String aofFailing(String reason) {
+        return "MISCONF Errors writing to the AOF file: " + reason;
+    }
+
     public static String invalidExpireTime(String commandName) {
         return "ERR invalid expire time in '" + commandName + "' command";
     }

@@ -76,8 +76,10 @@ final class ExpireCommands {
         }
         if (deadline <= keyspace.now()) {
             keyspace.remove(argv[1]);
+            client.logAs(LogRecords.del(argv[1]));
         } else {
             keyspace.setDeadline(argv[1], deadline);
+            client.logAs(LogRecords.pexpireat(argv[1], deadline));
         }
         client.reply().integer(1);
     }

@@ -1,6 +1,5 @@
 package io.kvd.server.command;
 
-import io.kvd.server.config.Config;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
@@ -122,12 +121,24 @@ final class InfoCommand {
                 .field("maxmemory_policy", "noeviction");
     }
 
+    /** Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis. */
     private static void persistence(ServerState server, Section s) {
+        CommandLog log = server.commandLog();
         s.field("loading", 0)
                 .field("async_loading", 0)
                 .field("rdb_bgsave_in_progress", 0)
-                .field("aof_enabled", "yes".equals(server.config().get(Config.APPENDONLY)) ? 1 : 0)
-                .field("aof_rewrite_in_progress", 0);
+                .field("aof_enabled", log.isEnabled() ? 1 : 0)
+                .field("aof_rewrite_in_progress", 0)
+                .field("aof_rewrite_scheduled", 0)
+                .field("aof_last_bgrewrite_status", "ok")
+                .field("aof_rewrites", 0)
+                .field("aof_last_write_status", log.failure() == null ? "ok" : "err");
+        if (log.isEnabled()) {
+            s.field("aof_current_size", log.fileSize())
+                    .field("aof_buffer_length", log.records().readableBytes())
+                    .field("aof_pending_bio_fsync", log.fsyncInProgress() ? 1 : 0)
+                    .field("aof_delayed_fsync", log.delayedFsyncs());
+        }
     }
 
     private static void stats(ServerState server, Section s) {

@@ -15,6 +15,7 @@ public final class ServerState {
     private final Keyspace keyspace;
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
+    private final CommandLog commandLog = new CommandLog();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
@@ -52,6 +53,7 @@ public final class ServerState {
     public ServerState(Keyspace keyspace, Config config, Runnable shutdown) {
         this.keyspace = keyspace;
         this.expiryCycle = new ActiveExpiryCycle(keyspace);
+        keyspace.onExpired(commandLog::expired);
         this.config = config;
         this.shutdown = shutdown;
     }
@@ -66,6 +68,10 @@ public final class ServerState {
 
     public Config config() {
         return config;
+    }
+
+    public CommandLog commandLog() {
+        return commandLog;
     }
 
     public Stats stats() {

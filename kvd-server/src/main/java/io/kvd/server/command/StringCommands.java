@@ -43,6 +43,11 @@ final class StringCommands {
         } else {
             keyspace.put(argv[1], argv[2], deadline);
         }
+        if (argv.length > 3) {
+            // Logged as its effect: no NX, XX or GET, and an absolute deadline.
+            client.logAs(options.expiry == Expiry.KEEPTTL ? LogRecords.setKeepingTtl(argv[1], argv[2])
+                    : LogRecords.set(argv[1], argv[2], deadline));
+        }
         if (!options.get) {
             client.reply().ok();
         }
@@ -56,6 +61,7 @@ final class StringCommands {
             return;
         }
         keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+        client.logAs(LogRecords.set(argv[1], argv[2], Keyspace.PERSISTENT));
         client.reply().integer(1);
     }
 
@@ -73,6 +79,7 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         long deadline = StringOptions.deadline(expiry, argv[2], keyspace.now(), command);
         keyspace.put(argv[1], argv[3], deadline);
+        client.logAs(LogRecords.set(argv[1], argv[3], deadline));
         client.reply().ok();
     }
 
@@ -81,6 +88,7 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         client.reply().bulk(keyspace.get(argv[1]));
         keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+        client.logAs(LogRecords.set(argv[1], argv[2], Keyspace.PERSISTENT));
     }
 
     /** GETDEL key */
@@ -89,6 +97,7 @@ final class StringCommands {
         byte[] value = keyspace.get(argv[1]);
         if (value != null) {
             keyspace.remove(argv[1]);
+            client.logAs(LogRecords.del(argv[1]));
         }
         client.reply().bulk(value);
     }
@@ -108,8 +117,13 @@ final class StringCommands {
         if (options.expiry.timed && !options.expiry.relative && deadline <= keyspace.now()) {
             // Unlike SET, GETEX deletes a key whose EXAT/PXAT time has passed.
             keyspace.remove(argv[1]);
-        } else if (options.expiry.timed || options.expiry == Expiry.PERSIST) {
+            client.logAs(LogRecords.del(argv[1]));
+        } else if (options.expiry.timed) {
             keyspace.setDeadline(argv[1], deadline);
+            client.logAs(LogRecords.pexpireat(argv[1], deadline));
+        } else if (options.expiry == Expiry.PERSIST && keyspace.deadline(argv[1]) >= 0) {
+            keyspace.setDeadline(argv[1], Keyspace.PERSISTENT);
+            client.logAs(LogRecords.persist(argv[1]));
         }
     }
 
@@ -140,6 +154,7 @@ final class StringCommands {
             }
         }
         putPairs(keyspace, argv);
+        client.logAs(LogRecords.mset(argv));
         client.reply().integer(1);
     }
 
@@ -285,6 +300,8 @@ final class StringCommands {
         }
         byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         keyspace.putKeepingDeadline(argv[1], text);
+        // The result, not the increment: replay must not depend on long double rounding.
+        client.logAs(LogRecords.setKeepingTtl(argv[1], text));
         client.reply().bulk(text);
     }
 }

@@ -26,6 +26,8 @@ public final class Config {
     public static final String HZ = "hz";
     public static final String DIR = "dir";
     public static final String APPENDONLY = "appendonly";
+    public static final String APPENDFILENAME = "appendfilename";
+    public static final String APPENDFSYNC = "appendfsync";
     public static final String CLIENT_OUTPUT_SOFT_LIMIT = "client-output-soft-limit";
     public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
     public static final String LOGLEVEL = "loglevel";
@@ -47,7 +49,9 @@ public final class Config {
         define(new Directive(TRANSPORT, "auto", false, Directive.oneOf("auto", "nio", "epoll", "io_uring", "kqueue")));
         define(new Directive(HZ, "10", true, Directive.integer(1, 500)));
         define(new Directive(DIR, ".", false, Directive::single));
-        define(new Directive(APPENDONLY, "no", false, Directive.oneOf("no")));
+        define(new Directive(APPENDONLY, "yes", false, Directive.oneOf("yes", "no")));
+        define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
+        define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
         define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
         define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
@@ -173,6 +177,19 @@ public final class Config {
 
     public Path dir() {
         return Path.of(values.get(DIR));
+    }
+
+    public boolean appendonly() {
+        return values.get(APPENDONLY).equals("yes");
+    }
+
+    /** The AOF: appendfilename in dir. */
+    public Path appendFile() {
+        return dir().resolve(values.get(APPENDFILENAME));
+    }
+
+    public String appendfsync() {
+        return values.get(APPENDFSYNC);
     }
 
     public long clientOutputSoftLimit() {

@@ -23,6 +23,15 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return words.get(0);
     }
 
+    /** A file name inside dir, as Redis's appendfilename: no path. */
+    static String fileName(List<String> words) {
+        String name = single(words);
+        if (name.contains("/")) {
+            throw new IllegalArgumentException("appendfilename can't be a path, just a filename");
+        }
+        return name;
+    }
+
     static String words(List<String> words) {
         if (words.isEmpty()) {
             throw new IllegalArgumentException("wrong number of arguments");

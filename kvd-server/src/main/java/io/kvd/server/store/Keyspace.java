@@ -27,6 +27,8 @@ public final class Keyspace {
     private DeadlineIndex deadlines;
     private long now;
     private long expiredKeys;
+    private long changes;
+    private Consumer<byte[]> expiryListener = key -> { };
     private final SplittableRandom random;
 
     public Keyspace(long seed) {
@@ -56,6 +58,19 @@ public final class Keyspace {
         return expiredKeys;
     }
 
+    /**
+     * Counts the changes made through this API (not expiry): a write command that left it as it
+     * was changed nothing (Redis's server.dirty), so the AOF does not log it.
+     */
+    public long changes() {
+        return changes;
+    }
+
+    /** Called with each key removed because its deadline passed (the AOF logs a DEL, as Redis propagates one). */
+    public void onExpired(Consumer<byte[]> listener) {
+        this.expiryListener = listener;
+    }
+
     /** CONFIG RESETSTAT: counts expired keys from zero again. */
     public void resetExpiredKeys() {
         expiredKeys = 0;
@@ -73,11 +88,13 @@ public final class Keyspace {
 
     /** Sets the value and the deadline ({@link #PERSISTENT} for none), replacing any old key. */
     public void put(byte[] key, byte[] value, long deadline) {
+        changes++;
         setDeadline(store(key, value), deadline);
     }
 
     /** Sets the value and keeps the key's deadline, if the key is live; else creates it without one. */
     public void putKeepingDeadline(byte[] key, byte[] value) {
+        changes++;
         store(key, value);
     }
 
@@ -88,6 +105,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
+        changes++;
         delete(id, hash);
         return true;
     }
@@ -104,6 +122,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
+        changes++;
         setDeadline(id, deadline);
         return true;
     }
@@ -115,6 +134,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
+        changes++;
         byte[] value = PackedEntry.value(slab.packed(id));
         long deadline = deadlineOf(id);
         delete(id, hash);
@@ -123,6 +143,7 @@ public final class Keyspace {
     }
 
     public void clear() {
+        changes++;
         slab = new EntrySlab();
         table = new IncrementalHashTable(slab);
         deadlines = new DeadlineIndex();
@@ -181,6 +202,18 @@ public final class Keyspace {
         return expired;
     }
 
+    /** Removes every key whose deadline has passed (after an AOF replay); returns how many. */
+    public int removeExpired() {
+        int removed = 0;
+        // Downwards: removing slot i moves the last slot, already visited, into it.
+        for (int slot = deadlines.count(); slot >= 1; slot--) {
+            if (expireIfDue(deadlines.id(slot))) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
     /** Calls {@code visitor} with every live key; the visitor must not change the keyspace. */
     public void forEachKey(Consumer<byte[]> visitor) {
         table.forEach(id -> visitLive(id, visitor));
@@ -220,6 +253,7 @@ public final class Keyspace {
         if (id != 0 && isDue(id)) {
             delete(id, hash);
             expiredKeys++;
+            expiryListener.accept(key);
             return 0;
         }
         return id;
@@ -240,8 +274,10 @@ public final class Keyspace {
         if (!isDue(id)) {
             return false;
         }
-        delete(id, PackedEntry.hashOfKey(slab.packed(id)));
+        byte[] packed = slab.packed(id);
+        delete(id, PackedEntry.hashOfKey(packed));
         expiredKeys++;
+        expiryListener.accept(PackedEntry.key(packed));
         return true;
     }
 

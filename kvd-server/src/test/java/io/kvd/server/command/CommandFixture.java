@@ -60,6 +60,16 @@ final class CommandFixture {
         }
     }
 
+    /** The AOF records logged since the last call (the log must be enabled), as RESP text; clears them. */
+    String logged() {
+        ByteBuf records = server.commandLog().records();
+        try {
+            return records.toString(StandardCharsets.UTF_8);
+        } finally {
+            records.clear();
+        }
+    }
+
     /** Moves the fixed clock, as the server does once per batch of commands. */
     void setTime(long nowMs) {
         keyspace.setTime(nowMs);

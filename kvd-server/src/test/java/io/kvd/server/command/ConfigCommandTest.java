@@ -14,7 +14,7 @@ class ConfigCommandTest {
 
     @Test
     void getAppendonly() {
-        assertThat(kvd.call("CONFIG", "GET", "appendonly")).isEqualTo("*2\r\n$10\r\nappendonly\r\n$2\r\nno\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "appendonly")).isEqualTo("*2\r\n$10\r\nappendonly\r\n$3\r\nyes\r\n");
     }
 
     @Test

@@ -1,0 +1,143 @@
+package io.kvd.it;
+
+import io.kvd.it.support.KvdProcess;
+import io.kvd.it.support.Poll;
+import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.ServerLogsOnFailure;
+import io.kvd.it.support.WorkDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** kvd killed with SIGKILL and started again on its AOF: what was acknowledged is there. */
+@ExtendWith(ServerLogsOnFailure.class)
+class AofCrashTest {
+    private static final int WRITERS = 20;
+
+    @Test
+    void everyAcknowledgedWriteSurvivesSigkillUnderAppendfsyncAlways() throws Exception {
+        long seed = Long.getLong("kvd.test.seed", 20240601L);
+        int rounds = Integer.getInteger("kvd.it.crashRounds", 20);
+        System.out.println("AofCrashTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + "), " + rounds + " rounds");
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < rounds; round++) {
+            crashRound(random.nextInt(0, 300));
+        }
+    }
+
+    /**
+     * 20 writers SET sequential keys until a SIGKILL {@code killAfterMs} after the first
+     * acknowledgement; a restart has every acknowledged key.
+     */
+    private static void crashRound(int killAfterMs) throws Exception {
+        Path dir = WorkDir.create("kvd-crash");
+        KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        List<Future<Integer>> acknowledged = new ArrayList<>();
+        AtomicInteger total = new AtomicInteger();
+        try {
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                acknowledged.add(pool.submit(() -> writeUntilKilled(kvd.port(), writer, total)));
+            }
+            Poll.until(Duration.ofSeconds(30), "a first acknowledged write", () -> total.get() > 0 ? true : null);
+            Thread.sleep(killAfterMs);
+            kvd.kill();
+            KvdProcess restarted = KvdProcess.startIn(dir, "--appendfsync", "always");
+            try (RespConnection c = RespConnection.open(restarted.port())) {
+                for (int w = 0; w < WRITERS; w++) {
+                    int count = acknowledged.get(w).get();
+                    for (int i = 0; i < count; i++) {
+                        assertThat(c.call("GET", key(w, i))).as("writer %d key %d of %d acknowledged, kill after %d ms",
+                                w, i, count, killAfterMs).isEqualTo(bulk("v" + i));
+                    }
+                }
+            } finally {
+                restarted.close();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Writes w:i = vi for i = 0, 1, ... until the connection dies; returns how many were acknowledged. */
+    private static int writeUntilKilled(int port, int writer, AtomicInteger total) {
+        int acknowledged = 0;
+        try (RespConnection c = RespConnection.open(port)) {
+            while (true) {
+                if (!c.call("SET", key(writer, acknowledged), "v" + acknowledged).equals("+OK\r\n")) {
+                    return acknowledged;
+                }
+                acknowledged++;
+                total.incrementAndGet();
+            }
+        } catch (IOException e) {
+            return acknowledged;
+        }
+    }
+
+    @Test
+    void twoHundredKeysWrittenWithAlwaysAreAllThereAfterSigkill() throws Exception {
+        Path dir = WorkDir.create("kvd-crash");
+        KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
+        try (RespConnection c = RespConnection.open(kvd.port())) {
+            for (int i = 0; i < 200; i++) {
+                assertThat(c.call("SET", "key:" + i, "value:" + i)).isEqualTo("+OK\r\n");
+            }
+        }
+        kvd.kill();
+        try (KvdProcess restarted = KvdProcess.startIn(dir); RespConnection c = RespConnection.open(restarted.port())) {
+            assertThat(c.call("DBSIZE")).isEqualTo(":200\r\n");
+            for (int i = 0; i < 200; i++) {
+                assertThat(c.call("GET", "key:" + i)).isEqualTo(bulk("value:" + i));
+            }
+        }
+    }
+
+    @Test
+    void tornLastRecordIsCutWithAWarningAndTheRestLoads() throws Exception {
+        Path dir = WorkDir.create("kvd-torn");
+        Files.writeString(dir.resolve("appendonly.aof"), "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n*3\r\n$3\r\nSET\r\n$1\r\nb");
+        try (KvdProcess kvd = KvdProcess.startIn(dir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(c.call("GET", "a")).isEqualTo(bulk("1"));
+            assertThat(c.call("EXISTS", "b")).isEqualTo(":0\r\n");
+            assertThat(kvd.log()).contains("truncating it at offset 27, dropping the last 18 bytes");
+        }
+        assertThat(Files.size(dir.resolve("appendonly.aof"))).isEqualTo(27);
+    }
+
+    @Test
+    void garbageInTheMiddleStopsTheStartNamingTheOffsetAndTheRepair() throws Exception {
+        Path dir = WorkDir.create("kvd-garbage");
+        Files.writeString(dir.resolve("appendonly.aof"),
+                "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\nGARBAGE*3\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n");
+        assertThatThrownBy(() -> KvdProcess.startIn(dir))
+                .hasMessageContaining("kvd exited before it was ready")
+                .hasMessageContaining("expected '*' at offset 27")
+                .hasMessageContaining("--check-aof --fix " + dir.resolve("appendonly.aof"));
+        assertThat(Files.readString(dir.resolve("appendonly.aof"), StandardCharsets.UTF_8)).contains("GARBAGE");
+    }
+
+    private static String key(int writer, int i) {
+        return "w" + writer + ":" + i;
+    }
+
+    private static String bulk(String value) {
+        return "$" + value.length() + "\r\n" + value + "\r\n";
+    }
+}

@@ -1,0 +1,126 @@
+package io.kvd.it;
+
+import io.kvd.it.support.KvdProcess;
+import io.kvd.it.support.RedisServerProcess;
+import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.ServerLogsOnFailure;
+import io.kvd.it.support.Tools;
+import io.kvd.it.support.WorkDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The AOF is Redis's format: redis-check-aof accepts kvd's file, redis-server 7 loads it as an
+ * old-style appendonly.aof, and kvd loads what redis-server wrote. Skipped where redis-server is absent.
+ */
+@ExtendWith(ServerLogsOnFailure.class)
+class AofInteropTest {
+    /** Writes of every kind whose record is rewritten or kept, with deadlines far ahead. */
+    private static final List<List<String>> WRITES = List.of(
+            List.of("SET", "plain", "v"),
+            List.of("SET", "ex", "v", "EX", "100000"),
+            List.of("SET", "nx", "v", "NX"),
+            List.of("SETEX", "setex", "100000", "v"),
+            List.of("INCR", "counter"),
+            List.of("INCRBY", "counter", "41"),
+            List.of("INCRBYFLOAT", "float", "10.5"),
+            List.of("APPEND", "plain", "w"),
+            List.of("SET", "expiring", "v"),
+            List.of("EXPIRE", "expiring", "200000"),
+            List.of("SET", "gone", "v"),
+            List.of("DEL", "gone"),
+            List.of("SET", "past", "v"),
+            List.of("EXPIRE", "past", "-1"),
+            List.of("MSET", "m1", "1", "m2", "2"),
+            List.of("RENAME", "m2", "renamed"));
+    private static final List<String> KEYS = List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring",
+            "gone", "past", "m1", "m2", "renamed");
+
+    private static void write(int port) throws Exception {
+        try (RespConnection c = RespConnection.open(port)) {
+            for (List<String> command : WRITES) {
+                c.call(command.toArray(String[]::new));
+            }
+        }
+    }
+
+    /** Each key's value and absolute deadline (PEXPIRETIME) as a server reports them. */
+    private static Map<String, String> contents(int port) throws Exception {
+        Map<String, String> contents = new LinkedHashMap<>();
+        try (RespConnection c = RespConnection.open(port)) {
+            for (String key : KEYS) {
+                contents.put(key, c.call("GET", key) + " " + c.call("PEXPIRETIME", key));
+            }
+        }
+        return contents;
+    }
+
+    @Test
+    void kvdsAofPassesRedisCheckAof() throws Exception {
+        Tools.require("redis-check-aof");
+        Path dir = WorkDir.create("kvd-aof");
+        try (KvdProcess kvd = KvdProcess.startIn(dir)) {
+            write(kvd.port());
+        }
+        Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", dir.resolve("appendonly.aof").toString());
+        assertThat(check.exitCode()).as(check.toString()).isZero();
+        assertThat(check.stdout()).contains("is valid");
+    }
+
+    @Test
+    void redisServerLoadsKvdsAofWithTheSameKeysValuesAndDeadlines() throws Exception {
+        Tools.require("redis-server");
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Map<String, String> expected;
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir)) {
+            write(kvd.port());
+            expected = contents(kvd.port());
+        }
+        Path redisDir = WorkDir.create("redis-aof");
+        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no")) {
+            assertThat(contents(redis.port())).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void kvdLoadsTheAofRedisServerWrote() throws Exception {
+        Tools.require("redis-server");
+        Path redisDir = WorkDir.create("redis-aof");
+        Map<String, String> expected;
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no", "--appendfsync", "always")) {
+            write(redis.port());
+            expected = contents(redis.port());
+        }
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Files.write(kvdDir.resolve("appendonly.aof"), concatenatedAof(redisDir.resolve("appendonlydir")));
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir)) {
+            assertThat(contents(kvd.port())).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Redis 7 keeps its AOF as a base file and increments listed in a manifest; with
+     * aof-use-rdb-preamble no, all of them in the manifest's order are one plain AOF.
+     */
+    private static byte[] concatenatedAof(Path appendonlydir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String line : Files.readAllLines(appendonlydir.resolve("appendonly.aof.manifest"))) {
+            String[] fields = line.split(" ");
+            out.write(Files.readAllBytes(appendonlydir.resolve(fields[1])));
+        }
+        return out.toByteArray();
+    }
+}

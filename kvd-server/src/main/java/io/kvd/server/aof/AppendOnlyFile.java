@@ -1,0 +1,226 @@
+package io.kvd.server.aof;
+
+import io.kvd.server.command.CommandLog;
+import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The open AOF: takes the records the commands of an event-loop iteration logged and writes them
+ * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller flushes
+ * the iteration's replies only when that returned true, so no reply leaves before its record.
+ *
+ * <p>A failed write or fsync keeps the records, refuses writes with MISCONF (through
+ * {@link CommandLog#failure}) and is retried by the next commit, which the cron makes every tick.
+ * Writes are positional at the end of the last good write: a retry overwrites whatever a failed
+ * partial write left behind.
+ *
+ * <p>Under {@code everysec} the fsync runs on its own thread. If one runs longer than
+ * {@link #FSYNC_STALL_NANOS}, writes wait for it (Redis's postponed write, counted as a delayed
+ * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread.
+ */
+public final class AppendOnlyFile implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(AppendOnlyFile.class);
+    private static final long SECOND_NANOS = 1_000_000_000L;
+    private static final long FSYNC_STALL_NANOS = 2 * SECOND_NANOS;
+
+    private final FileChannel channel;
+    private final CommandLog commandLog;
+    private FsyncPolicy policy;
+    private ExecutorService fsyncThread;
+    /** Bytes of the file written and known good: the next write starts here. */
+    private long size;
+    private boolean unsynced;
+    private Future<?> fsync;
+    private long fsyncStartNanos = System.nanoTime() - SECOND_NANOS;
+    private boolean fsyncStalled;
+    private boolean fsyncFailed;
+    private long delayedFsyncs;
+
+    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+        this.channel = channel;
+        this.commandLog = commandLog;
+        this.policy = policy;
+        this.size = channel.size();
+    }
+
+    /** Opens (creating if need be) the file for appending at its end. */
+    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        return new AppendOnlyFile(channel, commandLog, policy);
+    }
+
+    /** CONFIG SET appendfsync */
+    public void setPolicy(FsyncPolicy policy) {
+        this.policy = policy;
+    }
+
+    /**
+     * Writes the records logged since the last commit in one write and, under {@code always},
+     * forces them to disk. True when every record logged so far is written (and synced, under
+     * {@code always}): the replies of the commands that logged them may leave.
+     */
+    public boolean commit() {
+        try {
+            return commitRecords();
+        } finally {
+            commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
+        }
+    }
+
+    private boolean commitRecords() {
+        if (policy == FsyncPolicy.EVERYSEC) {
+            collectBackgroundFsync();
+        }
+        ByteBuf records = commandLog.records();
+        if (records.isReadable()) {
+            if (policy == FsyncPolicy.EVERYSEC && fsyncRunsTooLong()) {
+                return false;
+            }
+            if (!write(records)) {
+                return false;
+            }
+        }
+        if (unsynced && policy == FsyncPolicy.ALWAYS && !sync()) {
+            return false;
+        }
+        if (policy == FsyncPolicy.EVERYSEC) {
+            startBackgroundFsyncIfDue();
+        }
+        if (!fsyncFailed) {
+            healthy();
+        }
+        return true;
+    }
+
+    private boolean fsyncInProgress() {
+        return fsync != null && !fsync.isDone();
+    }
+
+    /** Writes what is left and forces it to disk (SHUTDOWN, SIGTERM); the file is closed after. */
+    @Override
+    public void close() {
+        try {
+            if (commandLog.records().isReadable()) {
+                write(commandLog.records());
+            }
+            if (fsyncThread != null) {
+                fsyncThread.shutdown();
+                fsyncThread.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            channel.force(false);
+            channel.close();
+        } catch (IOException e) {
+            log.warn("AOF not synced at shutdown: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean write(ByteBuf records) {
+        ByteBuffer bytes = records.nioBuffer();
+        long position = size;
+        try {
+            while (bytes.hasRemaining()) {
+                position += channel.write(bytes, position);
+            }
+        } catch (IOException e) {
+            failed("write", e);
+            return false;
+        }
+        size = position;
+        records.clear();
+        unsynced = true;
+        return true;
+    }
+
+    private boolean sync() {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            failed("fsync", e);
+            return false;
+        }
+        unsynced = false;
+        fsyncFailed = false;
+        return true;
+    }
+
+    /** Redis's postponed write: true while a background fsync has run for more than 2 s. */
+    private boolean fsyncRunsTooLong() {
+        boolean tooLong = fsyncInProgress() && System.nanoTime() - fsyncStartNanos > FSYNC_STALL_NANOS;
+        if (tooLong && !fsyncStalled) {
+            delayedFsyncs++;
+            log.warn("Asynchronous AOF fsync is taking too long (disk is busy?): writes wait for it.");
+        }
+        fsyncStalled = tooLong;
+        return tooLong;
+    }
+
+    /** Takes the result of a finished background fsync: a failure refuses writes until one succeeds. */
+    private void collectBackgroundFsync() {
+        if (fsync == null || !fsync.isDone()) {
+            return;
+        }
+        Future<?> done = fsync;
+        fsync = null;
+        try {
+            done.get();
+            fsyncFailed = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            fsyncFailed = true;
+            unsynced = true;
+            failed("fsync", e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+        }
+    }
+
+    /** Starts a background fsync when written bytes are unsynced and the last one started a second ago. */
+    private void startBackgroundFsyncIfDue() {
+        long now = System.nanoTime();
+        if (!unsynced || fsyncInProgress() || now - fsyncStartNanos < SECOND_NANOS) {
+            return;
+        }
+        if (fsyncThread == null) {
+            fsyncThread = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "kvd-aof-fsync");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        fsyncStartNanos = now;
+        unsynced = false;
+        fsync = fsyncThread.submit(() -> {
+            channel.force(false);
+            return null;
+        });
+    }
+
+    private void failed(String operation, IOException e) {
+        String reason = e.getMessage() != null ? e.getMessage() : e.toString();
+        if (commandLog.failure() == null) {
+            log.warn("Error {} the AOF: {}; refusing writes until it works again", operation.equals("write")
+                    ? "writing" : "syncing", reason);
+        }
+        commandLog.setFailure(reason);
+    }
+
+    private void healthy() {
+        if (commandLog.failure() != null) {
+            commandLog.setFailure(null);
+            log.warn("AOF write error looks solved, kvd can write again.");
+        }
+    }
+}

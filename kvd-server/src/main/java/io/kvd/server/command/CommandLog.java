@@ -1,0 +1,80 @@
+package io.kvd.server.command;
+
+import io.kvd.codec.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * The append-only file as commands see it: the records of the writes run since the AOF last took
+ * them, in order, each a Redis command in RESP (what redis-server itself loads), and whether the
+ * file is healthy. Commands never see the file; the AOF drains {@link #records} once per
+ * event-loop iteration. While {@link #isEnabled() disabled} (appendonly no, or during replay)
+ * nothing is recorded.
+ */
+public final class CommandLog {
+    private static final byte[] DEL = Args.bytes("DEL");
+
+    /** On the heap: a server or test fixture that never logs holds no native memory for it. */
+    private final ByteBuf records = Unpooled.buffer(4096);
+    private boolean enabled;
+    private String failure;
+    private long fileSize;
+    private long delayedFsyncs;
+    private boolean fsyncInProgress;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** Appends one record, if enabled. */
+    public void append(byte[]... argv) {
+        if (enabled) {
+            RespWriter.writeCommand(records, argv);
+        }
+    }
+
+    /** A key's deadline passed: Redis logs a DEL, so that a later write to the name starts afresh on replay. */
+    void expired(byte[] key) {
+        append(DEL, key);
+    }
+
+    /** The records not yet taken; the AOF reads and clears it, on the event loop. */
+    public ByteBuf records() {
+        return records;
+    }
+
+    /**
+     * Why the last write or fsync of the file failed (the system's message, e.g. "No space left on
+     * device"), or null while it is healthy. While set, write commands are refused with MISCONF.
+     */
+    public String failure() {
+        return failure;
+    }
+
+    public void setFailure(String failure) {
+        this.failure = failure;
+    }
+
+    /** The file's state as INFO persistence reports it; the AOF updates it at every commit. */
+    public void reportFile(long size, long delayedFsyncs, boolean fsyncInProgress) {
+        this.fileSize = size;
+        this.delayedFsyncs = delayedFsyncs;
+        this.fsyncInProgress = fsyncInProgress;
+    }
+
+    long fileSize() {
+        return fileSize;
+    }
+
+    long delayedFsyncs() {
+        return delayedFsyncs;
+    }
+
+    boolean fsyncInProgress() {
+        return fsyncInProgress;
+    }
+}

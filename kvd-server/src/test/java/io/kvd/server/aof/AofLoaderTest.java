@@ -1,0 +1,178 @@
+package io.kvd.server.aof;
+
+import io.kvd.server.store.Keyspace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import static io.kvd.server.aof.AofFixture.START_MS;
+import static io.kvd.server.aof.AofFixture.cmd;
+import static io.kvd.server.aof.AofFixture.records;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Startup replay: what a file holds comes back; a torn end is cut off; garbage stops the start. */
+class AofLoaderTest {
+    private static final String[] SET_A = cmd("SET", "a", "1");
+    private static final String[] SET_B = cmd("SET", "b", "2", "PXAT", "1800000000000");
+    private static final String[] INCR_A = cmd("INCR", "a");
+
+    @TempDir
+    Path dir;
+
+    private Path file(String text) {
+        return AofFixture.write(dir.resolve("appendonly.aof"), text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void replayRestoresValuesAndDeadlines() throws Exception {
+        AofFixture kvd = new AofFixture();
+        AofLoader.Result result = kvd.load(file(records(SET_A, SET_B, INCR_A)));
+        assertThat(kvd.get("a")).isEqualTo("2");
+        assertThat(kvd.get("b")).isEqualTo("2");
+        assertThat(kvd.deadline("b")).isEqualTo(1_800_000_000_000L);
+        assertThat(result.records()).isEqualTo(3);
+        assertThat(result.truncatedBytes()).isZero();
+    }
+
+    @Test
+    void fileAsRedisWritesItWithSelectFirstLoads() throws Exception {
+        AofFixture kvd = new AofFixture();
+        kvd.load(file(records(cmd("SELECT", "0"), SET_A)));
+        assertThat(kvd.get("a")).isEqualTo("1");
+    }
+
+    @Test
+    void missingFileLoadsNothing() throws Exception {
+        AofFixture kvd = new AofFixture();
+        assertThat(kvd.load(dir.resolve("none.aof")).records()).isZero();
+        assertThat(kvd.keyspace.size()).isZero();
+    }
+
+    @Test
+    void replayDoesNotLogItsOwnRecords() throws Exception {
+        AofFixture kvd = new AofFixture();
+        kvd.server.commandLog().setEnabled(true);
+        kvd.load(file(records(SET_A)));
+        assertThat(kvd.server.commandLog().records().readableBytes()).isZero();
+        assertThat(kvd.server.commandLog().isEnabled()).isTrue();
+    }
+
+    @Test
+    void nothingExpiresDuringReplaySoLaterRecordsApplyAsTheyDidWhenLogged() throws Exception {
+        AofFixture kvd = new AofFixture();
+        // Logged while k was live: APPEND extended it. Replayed long after its deadline.
+        kvd.load(file(records(cmd("SET", "k", "v", "PXAT", Long.toString(START_MS - 1000)), cmd("APPEND", "k", "x"))));
+        kvd.keyspace.setTime(0);
+        assertThat(kvd.get("k")).isEqualTo("vx");
+        assertThat(kvd.deadline("k")).isEqualTo(START_MS - 1000);
+        kvd.keyspace.setTime(START_MS);
+        assertThat(kvd.keyspace.removeExpired()).isEqualTo(1);
+        assertThat(kvd.keyspace.size()).isZero();
+    }
+
+    @Test
+    void tornLastRecordAtEveryByteOffsetLoadsEveryEarlierRecord() throws Exception {
+        String complete = records(SET_A, SET_B);
+        String last = records(cmd("SET", "c", "3", "PXAT", "1800000000000"));
+        for (int cut = 1; cut < last.length(); cut++) {
+            AofFixture kvd = new AofFixture();
+            Path file = file(complete + last.substring(0, cut));
+            AofLoader.Result result = kvd.load(file);
+            assertThat(kvd.get("a")).as("cut at %d", cut).isEqualTo("1");
+            assertThat(kvd.get("b")).as("cut at %d", cut).isEqualTo("2");
+            assertThat(kvd.get("c")).as("cut at %d", cut).isNull();
+            assertThat(result.truncatedBytes()).as("cut at %d", cut).isEqualTo(cut);
+            assertThat(Files.size(file)).as("cut at %d", cut).isEqualTo(complete.length());
+        }
+    }
+
+    @Test
+    void garbageBetweenRecordsIsRefusedNamingItsOffset() {
+        String first = records(SET_A);
+        Path file = file(first + "xx" + records(SET_B));
+        assertThatThrownBy(() -> new AofFixture().load(file))
+                .isInstanceOf(AofFormatException.class)
+                .hasMessage("expected '*' at offset " + first.length())
+                .extracting(e -> ((AofFormatException) e).validUpTo()).isEqualTo((long) first.length());
+    }
+
+    @Test
+    void corruptLengthInsideARecordIsRefused() {
+        String first = records(SET_A);
+        Path file = file(first + "*3\r\n$3\r\nSET\r\n$x\r\n" + records(SET_B));
+        assertThatThrownBy(() -> new AofFixture().load(file))
+                .hasMessage("invalid number at offset " + (first.length() + 14));
+    }
+
+    @Test
+    void bulkWithoutItsCrlfIsRefused() {
+        Path file = file("*1\r\n$4\r\nPINGxx" + records(SET_A));
+        assertThatThrownBy(() -> new AofFixture().load(file)).hasMessage("bulk string not followed by CRLF at offset 12");
+    }
+
+    @Test
+    void unknownCommandIsRefused() {
+        String first = records(SET_A);
+        Path file = file(first + records(cmd("HSET", "h", "f", "v")));
+        assertThatThrownBy(() -> new AofFixture().load(file))
+                .hasMessage("unknown command 'HSET' at offset " + first.length());
+    }
+
+    @Test
+    void loggedRecordsReplayToTheSameKeyspace() throws Exception {
+        long seed = Long.getLong("kvd.test.seed", 20240601L);
+        System.out.println("AofLoaderTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
+        SplittableRandom random = new SplittableRandom(seed);
+        AofFixture live = new AofFixture();
+        live.server.commandLog().setEnabled(true);
+        String[] commands = {"SET", "SETEX", "INCR", "INCRBYFLOAT", "APPEND", "DEL", "EXPIRE", "PEXPIREAT", "PERSIST",
+                "GETEX", "GETDEL", "RENAME", "SETRANGE", "MSETNX", "GET"};
+        long now = START_MS;
+        for (int i = 0; i < 5_000; i++) {
+            now += random.nextInt(50);
+            live.keyspace.setTime(now);
+            String key = "k" + random.nextInt(20);
+            String other = "k" + random.nextInt(20);
+            String n = Integer.toString(random.nextInt(1, 3000));
+            switch (commands[random.nextInt(commands.length)]) {
+                case "SET" -> live.call("SET", key, "v" + i, random.nextBoolean() ? "PX" : "NX", n);
+                case "SETEX" -> live.call("SETEX", key, "1", "s" + i);
+                case "INCR" -> live.call("INCR", key);
+                case "INCRBYFLOAT" -> live.call("INCRBYFLOAT", key, "0.1");
+                case "APPEND" -> live.call("APPEND", key, "a");
+                case "DEL" -> live.call("DEL", key, other);
+                case "EXPIRE" -> live.call("PEXPIRE", key, Integer.toString(random.nextInt(-100, 3000)));
+                case "PEXPIREAT" -> live.call("PEXPIREAT", key, Long.toString(now + random.nextInt(-100, 3000)));
+                case "PERSIST" -> live.call("PERSIST", key);
+                case "GETEX" -> live.call("GETEX", key, "PX", n);
+                case "GETDEL" -> live.call("GETDEL", key);
+                case "RENAME" -> live.call("RENAME", key, other);
+                case "SETRANGE" -> live.call("SETRANGE", key, "2", "r");
+                case "MSETNX" -> live.call("MSETNX", key, "m", other, "n");
+                default -> live.call("GET", key);
+            }
+        }
+        byte[] logged = new byte[live.server.commandLog().records().readableBytes()];
+        live.server.commandLog().records().readBytes(logged);
+        AofFixture replayed = new AofFixture();
+        replayed.load(AofFixture.write(dir.resolve("appendonly.aof"), logged));
+        replayed.keyspace.setTime(now);
+        replayed.keyspace.removeExpired();
+        assertThat(contents(replayed)).isEqualTo(contents(live));
+    }
+
+    /** Every live key with its value and deadline, sorted. */
+    private static TreeMap<String, String> contents(AofFixture kvd) {
+        TreeMap<String, String> all = new TreeMap<>();
+        kvd.keyspace.forEachKey(key -> all.put(new String(key, StandardCharsets.UTF_8),
+                new String(kvd.keyspace.get(key), StandardCharsets.UTF_8) + " @" + kvd.keyspace.deadline(key)));
+        return all;
+    }
+}
