@@ -17,7 +17,7 @@ final class TestServer implements AfterEachCallback {
 
     /** Starts kvd with these options over the test defaults and returns its port. */
     int start(String... options) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--port", "0", "--bind", "127.0.0.1"));
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--bind", "127.0.0.1", "--appendonly", "no"));
         args.addAll(Arrays.asList(options));
         server = KvdServer.start(Config.load(null, args));
         return server.port();
