@@ -1,7 +1,6 @@
 package io.kvd.it;
 
 import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
 import io.kvd.it.support.Tools;
 import io.netty.channel.epoll.Epoll;
@@ -10,9 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -31,20 +28,19 @@ class RedisBenchmarkTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"nio", "epoll", "io_uring"})
-    void runsEveryTestWithoutErrors(String transport) throws IOException {
+    void runsEveryTestWithoutErrors(String transport) {
         Tools.require("redis-benchmark");
         assumeAvailable(transport);
         try (KvdProcess kvd = KvdProcess.startWithTransport(transport)) {
             assertThat(kvd.transport()).isEqualTo(transport);
-            List<String> tests = testsKvdImplements(kvd.port());
 
             Tools.Result result = Tools.run(TIMEOUT, null, "redis-benchmark", "-p", String.valueOf(kvd.port()),
-                    "-t", String.join(",", tests), "-c", "50", "-P", "16", "-n", "100000", "-q");
+                    "-t", String.join(",", TESTS), "-c", "50", "-P", "16", "-n", "100000", "-q");
 
             assertThat(result.exitCode()).as("%s", result).isZero();
             List<String> lines = Arrays.asList(result.stdout().split("[\r\n]+"));
             assertThat(lines).as("%s", result).noneMatch(line -> line.toLowerCase(Locale.ROOT).contains("error"));
-            for (String test : tests) {
+            for (String test : TESTS) {
                 assertThat(lines).as("the summary line of %s in %s", test, result)
                         .anyMatch(line -> line.startsWith(test.toUpperCase(Locale.ROOT))
                                 && line.contains(" requests per second"));
@@ -60,17 +56,5 @@ class RedisBenchmarkTest {
             default -> null;
         };
         assumeTrue(cause == null, () -> "transport " + transport + " is not available here: " + cause);
-    }
-
-    /** The benchmark's tests whose command kvd knows; MSET arrives with the other string commands. */
-    private static List<String> testsKvdImplements(int port) throws IOException {
-        List<String> tests = new ArrayList<>(TESTS);
-        try (RespConnection connection = RespConnection.open(port)) {
-            if (connection.call("MSET", "benchmark:probe", "v").startsWith("-ERR unknown command")) {
-                System.out.println("redis-benchmark: skipping the mset test, kvd has no MSET yet");
-                tests.remove("mset");
-            }
-        }
-        return tests;
     }
 }

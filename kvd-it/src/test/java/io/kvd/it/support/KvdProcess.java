@@ -17,18 +17,20 @@ public final class KvdProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
     /** KvdServer's startup line: {@code kvd 0.1.0 ready: transport io_uring, bind 127.0.0.1 -::1, port 41235, pid 4144}. */
-    private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), pid \\d+");
+    private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), pid (\\d+)");
 
     private final LoggedProcess process;
     private final Path dir;
     private final String transport;
     private final int port;
+    private final long pid;
 
-    private KvdProcess(LoggedProcess process, Path dir, String transport, int port) {
+    private KvdProcess(LoggedProcess process, Path dir, String transport, int port, long pid) {
         this.process = process;
         this.dir = dir;
         this.transport = transport;
         this.port = port;
+        this.pid = pid;
     }
 
     /** Starts kvd with {@code options} ({@code "--name", "value"} pairs, as on its command line) after the defaults. */
@@ -64,7 +66,8 @@ public final class KvdProcess implements AutoCloseable {
             }
             return null;
         });
-        return new KvdProcess(process, dir, ready.group(1), Integer.parseInt(ready.group(2)));
+        return new KvdProcess(process, dir, ready.group(1), Integer.parseInt(ready.group(2)),
+                Long.parseLong(ready.group(3)));
     }
 
     /** Starts kvd on the named transport: nio, epoll, io_uring or kqueue. */
@@ -74,6 +77,11 @@ public final class KvdProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The process id kvd reported at startup. */
+    public long pid() {
+        return pid;
     }
 
     /** The transport kvd reported at startup. */

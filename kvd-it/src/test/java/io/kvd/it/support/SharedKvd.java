@@ -9,11 +9,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * = new SharedKvd();} starts it before the first test and stops it (requiring exit code 0) after the last.
  */
 public final class SharedKvd implements BeforeAllCallback, AfterAllCallback {
+    private final String[] options;
     private KvdProcess process;
+
+    /** kvd with {@code options} ({@code "--name", "value"} pairs) after the defaults of {@link KvdProcess#start}. */
+    public SharedKvd(String... options) {
+        this.options = options;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        process = KvdProcess.start();
+        process = KvdProcess.start(options);
     }
 
     @Override
@@ -23,5 +29,9 @@ public final class SharedKvd implements BeforeAllCallback, AfterAllCallback {
 
     public int port() {
         return process.port();
+    }
+
+    public long pid() {
+        return process.pid();
     }
 }

@@ -25,8 +25,17 @@ public final class Tools {
         }
     }
 
-    /** The program's path on PATH; skips the calling test (with the reason) when it is not installed. */
+    /**
+     * The program's path on PATH (or the program itself, given as an absolute path); skips the
+     * calling test (with the reason) when it is not installed.
+     */
     public static Path require(String program) {
+        if (Path.of(program).isAbsolute()) {
+            if (Files.isExecutable(Path.of(program))) {
+                return Path.of(program);
+            }
+            Assumptions.abort(program + " is not installed");
+        }
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
             Path candidate = Path.of(dir, program);
             if (Files.isExecutable(candidate)) {
@@ -46,7 +55,7 @@ public final class Tools {
         List<String> command = new ArrayList<>();
         command.add(require(program).toString());
         command.addAll(List.of(args));
-        Path dir = WorkDir.create(program);
+        Path dir = WorkDir.create(Path.of(program).getFileName().toString());
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
