@@ -3,6 +3,7 @@ package io.kvd.bench;
 import io.kvd.bench.BenchResult.Percentile;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -59,7 +60,7 @@ final class ResultJson {
                 .field("client_bound", result.clientBound());
     }
 
-    /** A string, a boolean, a whole number, a fraction, or null. */
+    /** A string, a boolean, a whole number, a fraction, a list of whole numbers, or null. */
     ResultJson field(String name, Object value) {
         if (json.length() > 1) {
             json.append(',');
@@ -70,6 +71,8 @@ final class ResultJson {
             quote(text);
         } else if (value instanceof Double fraction) {
             json.append(String.format(Locale.ROOT, "%.3f", fraction));
+        } else if (value instanceof List<?> numbers) {
+            json.append('[').append(String.join(",", numbers.stream().map(String::valueOf).toList())).append(']');
         } else {
             json.append(value);
         }
