@@ -281,6 +281,7 @@ final class Suite {
                         entry.spec().fields().isEmpty() ? "" : " " + entry.spec().fields().values(),
                         server == null ? "" : " (" + server.transport() + ")", workload.label(), connections, depth);
                 if (server == null) {
+                    line.field("workload", workload.label()).field("connections", connections).field("pipeline", depth);
                     log.record(experiment, line.field("skipped", entry.refusal()), what + " skipped: " + entry.refusal());
                     continue;
                 }
