@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +44,13 @@ final class ServerProcess implements AutoCloseable {
         StartFailure(String message) {
             super(message);
         }
+    }
+
+    /** Every server started and not yet stopped: a suite interrupted (Ctrl-C) must not leave them running. */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly)));
     }
 
     private final Kind kind;
@@ -80,6 +89,8 @@ final class ServerProcess implements AutoCloseable {
         long start = System.nanoTime();
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
+        RUNNING.add(process);
+        process.onExit().thenAccept(RUNNING::remove);
         return new Launch(kind, binaries, dir, directives, process, log, port, start);
     }
 

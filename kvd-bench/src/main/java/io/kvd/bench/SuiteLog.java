@@ -12,7 +12,8 @@ final class SuiteLog {
     private final PrintWriter progress;
 
     SuiteLog(Path dir, PrintWriter progress) throws IOException {
-        this.dir = Files.createDirectories(dir);
+        // Absolute: the servers run in their own directories and are given paths below this one.
+        this.dir = Files.createDirectories(dir).toAbsolutePath();
         this.progress = progress;
     }
 
