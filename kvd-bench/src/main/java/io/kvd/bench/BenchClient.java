@@ -103,21 +103,17 @@ final class BenchClient {
         }
     }
 
+    /** A connection closed or failed; unless the run is closing them, that fails the phase. */
     void connectionLost(ChannelHandlerContext ctx, Throwable cause) {
-        if (!closing && completion != null) {
+        if (closing) {
+            return;
+        }
+        if (completion != null) {
             completion.fail(cause);
-        } else if (!closing) {
-            // Before the first phase: the run's connect step reports it.
+        } else {
+            // Before the first phase there is no phase to fail: the first write to the closed channel will.
             ctx.close();
         }
-    }
-
-    boolean closing() {
-        return closing;
-    }
-
-    int inFlight() {
-        return inFlight;
     }
 
     private void check(RespReply reply, long key) {

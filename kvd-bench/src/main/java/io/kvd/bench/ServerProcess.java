@@ -117,10 +117,6 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    Kind kind() {
-        return kind;
-    }
-
     ServerAddress address() {
         return address;
     }
