@@ -1,16 +1,34 @@
 package io.kvd.bench;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One run's parameters, validated.
  *
- * @param requests how many requests in all, {@link #UNLIMITED} when only the duration bounds the run
- * @param duration how long to keep issuing requests, null when only the count bounds the run
- * @param dataSize the bytes of each SET value
- * @param keyRange keys are drawn uniformly from {@code [0, keyRange)}
+ * @param servers     keys are sharded over these by key number modulo their count; each client connects to all
+ * @param connections closed-loop clients; each has one connection per server
+ * @param pipeline    requests each client keeps in flight, over all its servers
+ * @param requests    how many requests in all, {@link #UNLIMITED} when only the duration bounds the run
+ * @param duration    how long to keep issuing requests, null when only the count bounds the run
+ * @param dataSize    the bytes of each SET value
+ * @param keyRange    keys are drawn uniformly from {@code [0, keyRange)}
+ * @param verify      SET values carry their key's digits and GET replies are checked against them
+ * @param warmup      an untimed run of the same load before the measured one, null for none
+ * @param serverPids  the servers' process ids for CPU accounting; empty to ask each server's INFO
  */
-record BenchSettings(String host, int port, int connections, int pipeline, long requests, Duration duration,
-                     int threads, Workload workload, int dataSize, long keyRange) {
+record BenchSettings(List<ServerAddress> servers, int connections, int pipeline, long requests, Duration duration,
+                     int threads, Workload workload, int dataSize, long keyRange, boolean verify, Duration warmup,
+                     List<Long> serverPids) {
     static final long UNLIMITED = Long.MAX_VALUE;
+
+    BenchSettings {
+        servers = List.copyOf(servers);
+        serverPids = List.copyOf(serverPids);
+    }
+
+    /** The requests in flight when every client's window is full. */
+    long inFlightLimit() {
+        return (long) connections * pipeline;
+    }
 }

@@ -13,10 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** The {@code kvbench} command line; option names and defaults follow redis-benchmark's where it has one. */
-@Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true, subcommands = {SuiteCommand.class, PlotCommand.class},
         description = "A pipelined closed-loop RESP load generator: every connection keeps up to -P requests in flight.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed without error replies (or --allow-errors)",
@@ -67,6 +68,22 @@ public final class KvBench implements Callable<Integer> {
             description = "Keys are key:<12-digit random number in [0, r)> (default: ${DEFAULT-VALUE}).")
     private long keyRange;
 
+    @Option(names = "--servers", split = ",", paramLabel = "HOST:PORT", converter = ServerAddressConverter.class,
+            description = "Shard keys over these servers by key number modulo their count (instead of -h and -p);"
+                    + " each connection has one socket per server.")
+    private List<ServerAddress> servers;
+
+    @Option(names = "--verify", description = "SET values end with their key's digits; check that GET returns them.")
+    private boolean verify;
+
+    @Option(names = "--warmup", converter = DurationConverter.class,
+            description = "Run the same load this long, unmeasured, before the measured run (lets the JIT compile).")
+    private Duration warmup;
+
+    @Option(names = "--server-pid", split = ",", paramLabel = "PID",
+            description = "The servers' process ids, for their CPU time (default: INFO's process_id of local servers).")
+    private List<Long> serverPids;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Append the results to FILE as one JSON line.")
     private Path json;
 
@@ -89,7 +106,7 @@ public final class KvBench implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BenchResult result;
         try {
-            result = LoadGenerator.run(settings);
+            result = LoadGenerator.run(settings, ProgressLine.onTerminal(err));
         } catch (IOException e) {
             err.println("kvbench: " + e.getMessage());
             return 1;
@@ -105,7 +122,8 @@ public final class KvBench implements Callable<Integer> {
             }
         }
         if (result.errors() > 0 && !allowErrors) {
-            err.println("kvbench: " + result.errors() + " error replies (pass --allow-errors to accept them)");
+            String what = settings.verify() ? " errors (error replies or wrong GET values)" : " error replies";
+            err.println("kvbench: " + result.errors() + what + " (pass --allow-errors to accept them)");
             return 1;
         }
         return 0;
@@ -116,6 +134,10 @@ public final class KvBench implements Callable<Integer> {
         atLeast(1, port, "-p");
         if (port > 65_535) {
             throw new ParameterException(spec.commandLine(), "-p must be a TCP port, at most 65535");
+        }
+        List<ServerAddress> targets = servers == null ? List.of(new ServerAddress(host, port)) : servers;
+        if (serverPids != null && serverPids.size() != targets.size()) {
+            throw new ParameterException(spec.commandLine(), "--server-pid needs one process id per server");
         }
         atLeast(1, connections, "-c");
         atLeast(1, pipeline, "-P");
@@ -132,8 +154,12 @@ public final class KvBench implements Callable<Integer> {
         if (duration != null && duration.isZero()) {
             throw new ParameterException(spec.commandLine(), "--duration must be longer than 0");
         }
+        if (verify && dataSize == 0) {
+            throw new ParameterException(spec.commandLine(), "--verify needs values of at least 1 byte (-d)");
+        }
         long limit = requests != null ? requests : duration != null ? BenchSettings.UNLIMITED : DEFAULT_REQUESTS;
-        return new BenchSettings(host, port, connections, pipeline, limit, duration, threads, workload, dataSize, keyRange);
+        return new BenchSettings(targets, connections, pipeline, limit, duration, threads, workload, dataSize, keyRange,
+                verify, warmup, serverPids == null ? List.of() : serverPids);
     }
 
     private void atLeast(long minimum, long value, String option) {

@@ -4,16 +4,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Completes once every connection has received its last reply, or fails with the first connection's failure. */
+/** Completes once every client has received its last reply of a phase, or fails with the first connection's failure. */
 final class RunCompletion {
     private final AtomicInteger running;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-    RunCompletion(int connections) {
-        this.running = new AtomicInteger(connections);
+    RunCompletion(int clients) {
+        this.running = new AtomicInteger(clients);
     }
 
-    void connectionFinished() {
+    void clientFinished() {
         if (running.decrementAndGet() == 0) {
             done.complete(null);
         }
@@ -23,7 +23,7 @@ final class RunCompletion {
         done.completeExceptionally(cause);
     }
 
-    /** Waits for the run's end; everything the connections recorded is visible to the caller afterwards. */
+    /** Waits for the phase's end; everything the clients recorded is visible to the caller afterwards. */
     void await() throws InterruptedException, ExecutionException {
         done.get();
     }

@@ -10,23 +10,34 @@ enum Workload {
     MIX,
     INCR, PING;
 
-    /** The requests this workload draws from, uniformly; values are {@code valueSize} bytes of 'x', as redis-benchmark's. */
-    RequestTemplate[] templates(int valueSize) {
+    /**
+     * The requests this workload draws from, uniformly; values are {@code valueSize} bytes of 'x', as
+     * redis-benchmark's, or with {@code stamped} end with their key's digits (the verify mode).
+     */
+    RequestTemplate[] templates(int valueSize, boolean stamped) {
         return switch (this) {
-            case SET -> new RequestTemplate[] {set(valueSize)};
+            case SET -> new RequestTemplate[] {set(valueSize, stamped)};
             case GET -> new RequestTemplate[] {get()};
-            case MIX -> new RequestTemplate[] {set(valueSize), get()};
+            case MIX -> new RequestTemplate[] {set(valueSize, stamped), get()};
             // redis-benchmark's INCR test counts under "counter:", so INCR never meets a SET's non-numeric value.
             case INCR -> new RequestTemplate[] {RequestTemplate.keyed("INCR", "counter:")};
             case PING -> new RequestTemplate[] {RequestTemplate.keyless("PING")};
         };
     }
 
+    /** Whether {@link #templates}' entry {@code index} is a GET, whose reply the verify mode checks. */
+    boolean isGet(int index) {
+        return this == GET || this == MIX && index == 1;
+    }
+
     String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    private static RequestTemplate set(int valueSize) {
+    private static RequestTemplate set(int valueSize, boolean stamped) {
+        if (stamped) {
+            return RequestTemplate.keyedWithStampedValue("SET", "key:", valueSize);
+        }
         byte[] value = new byte[valueSize];
         Arrays.fill(value, (byte) 'x');
         return RequestTemplate.keyed("SET", "key:", value);

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParameterException;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,13 +15,50 @@ class KvBenchArgumentsTest {
     void everyOptionOfTheDocumentedCommandLineIsRead() {
         BenchSettings s = Cli.settings("-h", "10.0.0.7", "-p", "7000", "-c", "50", "-P", "16", "-n", "1000000",
                 "--threads", "2", "-w", "get", "-d", "16", "-r", "5000");
-        assertThat(s).isEqualTo(new BenchSettings("10.0.0.7", 7000, 50, 16, 1_000_000, null, 2, Workload.GET, 16, 5000));
+        assertThat(s).isEqualTo(new BenchSettings(List.of(new ServerAddress("10.0.0.7", 7000)), 50, 16, 1_000_000, null,
+                2, Workload.GET, 16, 5000, false, null, List.of()));
     }
 
     @Test
     void defaultsFollowRedisBenchmark() {
-        assertThat(Cli.settings()).isEqualTo(
-                new BenchSettings("127.0.0.1", 6379, 50, 1, 100_000, null, 1, Workload.SET, 3, 100_000));
+        assertThat(Cli.settings()).isEqualTo(new BenchSettings(List.of(new ServerAddress("127.0.0.1", 6379)), 50, 1,
+                100_000, null, 1, Workload.SET, 3, 100_000, false, null, List.of()));
+    }
+
+    @Test
+    void serversListHostPortPairsInOrderAndReplaceHostAndPort() {
+        BenchSettings s = Cli.settings("-h", "10.0.0.7", "--servers", "127.0.0.1:7001,localhost:7002,::1:7003");
+        assertThat(s.servers()).containsExactly(new ServerAddress("127.0.0.1", 7001),
+                new ServerAddress("localhost", 7002), new ServerAddress("::1", 7003));
+    }
+
+    @Test
+    void aServerWithoutAPortIsRejected() {
+        assertThatThrownBy(() -> Cli.settings("--servers", "127.0.0.1:7001,127.0.0.1"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'127.0.0.1' is not host:port");
+    }
+
+    @Test
+    void serverPidsAreOnePerServer() {
+        assertThat(Cli.settings("--servers", "a:1,b:2", "--server-pid", "10,20").serverPids()).containsExactly(10L, 20L);
+        assertThatThrownBy(() -> Cli.settings("--servers", "a:1,b:2", "--server-pid", "10"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessage("--server-pid needs one process id per server");
+    }
+
+    @Test
+    void warmupAndVerifyAreRead() {
+        BenchSettings s = Cli.settings("--warmup", "2s", "--verify");
+        assertThat(s.warmup()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.verify()).isTrue();
+    }
+
+    @Test
+    void verifyNeedsRoomInTheValueForTheKeysDigits() {
+        assertThatThrownBy(() -> Cli.settings("--verify", "-d", "0"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessage("--verify needs values of at least 1 byte (-d)");
     }
 
     @Test

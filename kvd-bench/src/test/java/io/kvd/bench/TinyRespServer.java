@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -22,10 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A RESP server just big enough to be benchmarked: the {@link Responder} answers every request, and the
  * server counts the requests it received by command name. Replies go out once per read, as a server's do.
+ * INFO is answered apart, with the test JVM's process id, and not counted.
  */
 final class TinyRespServer implements AutoCloseable {
-    private static final byte[] VALUE = "value".getBytes(StandardCharsets.US_ASCII);
-
     /** Writes the reply to {@code argv}; runs on the server's one event loop thread. */
     interface Responder {
         void reply(byte[][] argv, ByteBuf out);
@@ -48,16 +48,38 @@ final class TinyRespServer implements AutoCloseable {
                 .bind("127.0.0.1", 0).sync().channel();
     }
 
-    /** +OK to SET, a bulk to GET, the count so far to INCR, +PONG to PING, an error to anything else. */
+    /** SET stores and answers +OK, GET answers what SET stored, INCR the count so far, PING +PONG, else an error. */
     static TinyRespServer answeringLikeRedis() throws InterruptedException {
         AtomicLong counter = new AtomicLong();
+        Map<String, byte[]> strings = new HashMap<>();
         return new TinyRespServer((argv, out) -> {
             switch (new String(argv[0], StandardCharsets.US_ASCII)) {
-                case "SET" -> RespWriter.writeOk(out);
-                case "GET" -> RespWriter.writeBulk(out, VALUE);
+                case "SET" -> {
+                    strings.put(new String(argv[1], StandardCharsets.US_ASCII), argv[2]);
+                    RespWriter.writeOk(out);
+                }
+                case "GET" -> {
+                    byte[] value = strings.get(new String(argv[1], StandardCharsets.US_ASCII));
+                    if (value == null) {
+                        RespWriter.writeNullBulk(out);
+                    } else {
+                        RespWriter.writeBulk(out, value);
+                    }
+                }
                 case "INCR" -> RespWriter.writeInteger(out, counter.incrementAndGet());
                 case "PING" -> RespWriter.writePong(out);
                 default -> RespWriter.writeError(out, "ERR unknown command");
+            }
+        });
+    }
+
+    /** +OK to SET, {@code value} to every GET. */
+    static TinyRespServer answeringEveryGetWith(String value) throws InterruptedException {
+        return new TinyRespServer((argv, out) -> {
+            if (new String(argv[0], StandardCharsets.US_ASCII).equals("GET")) {
+                RespWriter.writeBulk(out, value);
+            } else {
+                RespWriter.writeOk(out);
             }
         });
     }
@@ -96,11 +118,16 @@ final class TinyRespServer implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             byte[][] argv = (byte[][]) msg;
-            received.computeIfAbsent(new String(argv[0], StandardCharsets.US_ASCII), name -> new AtomicLong())
-                    .incrementAndGet();
             if (pending == null) {
                 pending = ctx.alloc().buffer();
             }
+            // kvbench asks for the server's process id before a run; that is not load, so not counted.
+            if (new String(argv[0], StandardCharsets.US_ASCII).equals("INFO")) {
+                RespWriter.writeBulk(pending, "# Server\r\nprocess_id:" + ProcessHandle.current().pid() + "\r\n");
+                return;
+            }
+            received.computeIfAbsent(new String(argv[0], StandardCharsets.US_ASCII), name -> new AtomicLong())
+                    .incrementAndGet();
             responder.reply(argv, pending);
         }
 
