@@ -1,12 +1,8 @@
 package io.kvd.server;
 
-import io.kvd.server.config.Config;
+import io.kvd.server.config.ConfigBuilder;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * A kvd in this JVM on an ephemeral loopback port, stopped after each test:
@@ -15,11 +11,13 @@ import java.util.List;
 final class TestServer implements AfterEachCallback {
     private KvdServer server;
 
-    /** Starts kvd with these options over the test defaults and returns its port. */
+    /** Starts kvd with these {@code --name value} options over the test defaults; returns its port. */
     int start(String... options) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--port", "0", "--bind", "127.0.0.1", "--appendonly", "no"));
-        args.addAll(Arrays.asList(options));
-        server = KvdServer.start(Config.load(null, args));
+        ConfigBuilder config = ConfigBuilder.forTests();
+        for (int i = 0; i < options.length; i += 2) {
+            config.option(options[i].substring(2), options[i + 1]);
+        }
+        server = KvdServer.start(config.build());
         return server.port();
     }
 

@@ -64,6 +64,14 @@ class ConfigCommandTest {
     }
 
     @Test
+    void pathsCannotBeRedirectedAtRunTime() {
+        for (String path : new String[] {"dir", "appendfilename", "logfile"}) {
+            assertThat(kvd.call("CONFIG", "SET", path, "/tmp/evil")).isEqualTo(
+                    "-ERR CONFIG SET failed (possibly related to argument '" + path + "') - can't set immutable config\r\n");
+        }
+    }
+
+    @Test
     void setInvalidValueNamesTheDirectiveAndTheReason() {
         assertThat(kvd.call("CONFIG", "SET", "hz", "x")).isEqualTo(
                 "-ERR CONFIG SET failed (possibly related to argument 'hz') - argument couldn't be parsed into an integer\r\n");
