@@ -7,7 +7,7 @@ set -euo pipefail
 JAVA_BIN=${1:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}/bin/java
 shift || true
 PORT=$((20000 + RANDOM % 20000))
-"$JAVA_BIN" "$@" -jar kvd-server/target/kvd.jar --port $PORT --loglevel warning 2>/dev/null &
+"$JAVA_BIN" "$@" -jar kvd-server/target/kvd.jar --port $PORT --appendonly no --loglevel warning 2>/dev/null &
 KVD_PID=$!
 trap 'kill $KVD_PID 2>/dev/null || true' EXIT
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.2; done
