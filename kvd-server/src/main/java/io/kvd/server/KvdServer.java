@@ -117,7 +117,9 @@ public final class KvdServer implements AutoCloseable {
                 aof.close();
             }
         });
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).addListener(f -> {
+        // A short quiet period: the closes above finish asynchronously (with io_uring, on a later
+        // completion) and their last tasks must still find the loop accepting work.
+        group.shutdownGracefully(100, 5000, TimeUnit.MILLISECONDS).addListener(f -> {
             log.info("kvd stopped");
             closed.complete(null);
         });
