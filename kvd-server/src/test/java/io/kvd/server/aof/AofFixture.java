@@ -2,6 +2,7 @@ package io.kvd.server.aof;
 
 import io.kvd.server.command.Client;
 import io.kvd.server.command.CommandTable;
+import io.kvd.server.command.LoopbackConnection;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.config.Config;
 import io.kvd.server.store.Keyspace;
@@ -25,21 +26,7 @@ final class AofFixture {
 
     AofFixture() {
         keyspace.setTime(START_MS);
-        client = new Client(server, UnpooledByteBufAllocator.DEFAULT, new Client.Connection() {
-            @Override
-            public String remoteAddress() {
-                return "127.0.0.1:50000";
-            }
-
-            @Override
-            public String localAddress() {
-                return "127.0.0.1:6379";
-            }
-
-            @Override
-            public void close() {
-            }
-        });
+        client = new Client(server, UnpooledByteBufAllocator.DEFAULT, new LoopbackConnection());
     }
 
     /** Runs one command and returns its reply bytes as text. */

@@ -116,7 +116,7 @@ class ClientCommandTest {
     void killByAddressClosesTheMatchingClientsAndRepliesOk() {
         kvd.newClient();
         assertThat(kvd.call("CLIENT", "KILL", "127.0.0.1:50000")).isEqualTo("+OK\r\n");
-        assertThat(kvd.connectionClosed).isTrue();
+        assertThat(kvd.connectionClosed()).isTrue();
         assertThat(kvd.client.isClosingAfterReply()).isTrue();
     }
 
@@ -124,7 +124,7 @@ class ClientCommandTest {
     void killByIdCountsKilledClients() {
         Client other = kvd.newClient();
         assertThat(kvd.call("CLIENT", "KILL", "ID", String.valueOf(other.id()))).isEqualTo(":1\r\n");
-        assertThat(kvd.connectionClosed).isTrue();
+        assertThat(kvd.connectionClosed()).isTrue();
         assertThat(kvd.call("CLIENT", "KILL", "ID", "99")).isEqualTo(":0\r\n");
     }
 

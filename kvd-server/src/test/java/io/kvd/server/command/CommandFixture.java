@@ -6,6 +6,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs commands against a fresh keyspace with no sockets: {@code call("SET", "k", "v")} returns
@@ -20,7 +22,7 @@ final class CommandFixture {
     final CommandTable commands = new CommandTable();
     final Client client;
     boolean shutdownRequested;
-    boolean connectionClosed;
+    private final List<LoopbackConnection> connections = new ArrayList<>();
 
     CommandFixture() {
         keyspace.setTime(START_MS);
@@ -75,24 +77,16 @@ final class CommandFixture {
         keyspace.setTime(nowMs);
     }
 
+    /** True once any client's connection was closed (CLIENT KILL). */
+    boolean connectionClosed() {
+        return connections.stream().anyMatch(LoopbackConnection::isClosed);
+    }
+
     /** Another connected client, registered with the server like a real connection. */
     Client newClient() {
-        Client c = new Client(server, UnpooledByteBufAllocator.DEFAULT, new Client.Connection() {
-            @Override
-            public String remoteAddress() {
-                return "127.0.0.1:50000";
-            }
-
-            @Override
-            public String localAddress() {
-                return "127.0.0.1:6379";
-            }
-
-            @Override
-            public void close() {
-                connectionClosed = true;
-            }
-        });
+        LoopbackConnection connection = new LoopbackConnection();
+        connections.add(connection);
+        Client c = new Client(server, UnpooledByteBufAllocator.DEFAULT, connection);
         server.clients().put(c.id(), c);
         return c;
     }
