@@ -83,6 +83,8 @@ public final class CommandTable {
 
     };
 
+    private static final List<Command> ALL = List.of(COMMANDS);
+
     private final Command[] slots;
 
     public CommandTable() {
@@ -97,8 +99,9 @@ public final class CommandTable {
         }
     }
 
+    /** Every command, in table order. */
     public static List<Command> all() {
-        return List.of(COMMANDS);
+        return ALL;
     }
 
     /** The command named by {@code name} in any case, or null; allocates nothing. */
