@@ -148,6 +148,8 @@ final class InfoCommand {
                 .field("instantaneous_ops_per_sec", server.opsPerSecond().value())
                 .field("rejected_connections", stats.rejectedConnections)
                 .field("expired_keys", server.keyspace().expiredKeys())
+                .field("expired_time_cap_reached_count", server.expiryCycle().timeCapReachedCount())
+                .field("expire_cycle_cpu_milliseconds", server.expiryCycle().cycleMillis())
                 .field("evicted_keys", 0)
                 .field("pubsub_channels", 0)
                 .field("pubsub_patterns", 0)

@@ -1,40 +1,65 @@
 package io.kvd.server.store;
 
 /**
- * Active expiry, run {@code hz} times a second: keys nobody reads again still go once their
- * deadline passes (Redis's activeExpireCycle, slow mode). Samples 20 keys among those with a
- * deadline, removes the expired ones, and repeats while more than a quarter of the sample had
- * expired, for at most a quarter of a tick.
+ * Active expiry: keys nobody reads again still go once their deadline passes (Redis's
+ * activeExpireCycle). A cycle samples 20 keys among those with a deadline, removes the expired
+ * ones, and repeats while more than a quarter of the sample had expired, until its time budget
+ * is spent. The slow cycle runs {@code hz} times a second with a quarter of a tick; when it stops
+ * at that limit with keys still expiring, the server follows with fast cycles of 1 ms each until
+ * the sample is clean ({@link #behind()}).
  */
 public final class ActiveExpiryCycle {
     static final int KEYS_PER_SAMPLE = 20;
     static final int REPEAT_ABOVE_PERCENT = 25;
     static final int TIME_PERCENT_OF_TICK = 25;
+    /** Redis's ACTIVE_EXPIRE_CYCLE_FAST_DURATION. */
+    static final long FAST_CYCLE_NANOS = 1_000_000;
 
     private final Keyspace keyspace;
     private long averageTtlMs;
+    private boolean behind;
+    private long timeCapReached;
+    private long cycleNanos;
 
     public ActiveExpiryCycle(Keyspace keyspace) {
         this.keyspace = keyspace;
     }
 
     /**
-     * One cycle at {@code nowMs}, bounded by a quarter of a tick at {@code hz}.
+     * The cron's cycle at {@code nowMs}, bounded by a quarter of a tick at {@code hz}.
      *
      * @return keys removed
      */
-    public long run(long nowMs, int hz) {
+    public long runSlow(long nowMs, int hz) {
+        return run(nowMs, 1_000_000_000L / hz * TIME_PERCENT_OF_TICK / 100);
+    }
+
+    /**
+     * A fast cycle at {@code nowMs}, bounded by 1 ms.
+     *
+     * @return keys removed
+     */
+    public long runFast(long nowMs) {
+        return run(nowMs, FAST_CYCLE_NANOS);
+    }
+
+    private long run(long nowMs, long budgetNanos) {
         keyspace.setTime(nowMs);
-        long budgetNanos = 1_000_000_000L / hz * TIME_PERCENT_OF_TICK / 100;
         long start = System.nanoTime();
         long removed = 0;
         long[] ttlSum = new long[2];
         int expired;
+        boolean timeLeft;
         do {
             expired = keyspace.expireSample(KEYS_PER_SAMPLE, ttlSum);
             removed += expired;
-        } while (expired * 100 > KEYS_PER_SAMPLE * REPEAT_ABOVE_PERCENT
-                && System.nanoTime() - start < budgetNanos);
+            timeLeft = System.nanoTime() - start < budgetNanos;
+        } while (mostlyExpired(expired) && timeLeft);
+        behind = mostlyExpired(expired) && !timeLeft;
+        if (behind) {
+            timeCapReached++;
+        }
+        cycleNanos += System.nanoTime() - start;
         if (ttlSum[1] > 0) {
             // Redis's running estimate: each cycle's sample mean weighs 2% (expire.c, avg_ttl).
             long sampleMean = ttlSum[0] / ttlSum[1];
@@ -44,6 +69,25 @@ public final class ActiveExpiryCycle {
             averageTtlMs = 0;
         }
         return removed;
+    }
+
+    private static boolean mostlyExpired(int expiredInSample) {
+        return expiredInSample * 100 > KEYS_PER_SAMPLE * REPEAT_ABOVE_PERCENT;
+    }
+
+    /** Whether the last cycle ran out of time while its sample was still mostly expired keys. */
+    public boolean behind() {
+        return behind;
+    }
+
+    /** INFO stats' expired_time_cap_reached_count: cycles that stopped at their time limit. */
+    public long timeCapReachedCount() {
+        return timeCapReached;
+    }
+
+    /** INFO stats' expire_cycle_cpu_milliseconds: time spent in cycles (wall time, as Redis). */
+    public long cycleMillis() {
+        return cycleNanos / 1_000_000;
     }
 
     /** INFO keyspace's avg_ttl: an estimate in ms of the TTL left to keys that have one. */

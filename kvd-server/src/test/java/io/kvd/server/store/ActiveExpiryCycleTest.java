@@ -30,7 +30,7 @@ class ActiveExpiryCycleTest {
         long removed = 0;
         long later = NOW + 1_000;
         for (int run = 0; run < 10_000 && keyspace.sizeWithDeadline() > 0; run++) {
-            removed += cycle.run(later + run * 100L, HZ);
+            removed += cycle.runSlow(later + run * 100L, HZ);
         }
         assertThat(removed).isEqualTo(10_000);
         assertThat(keyspace.size()).isEqualTo(1_000);
@@ -46,7 +46,7 @@ class ActiveExpiryCycleTest {
             put("future:" + i, NOW + 60_000);
         }
         for (int run = 0; run < 1_000; run++) {
-            cycle.run(NOW + 10, HZ);
+            cycle.runSlow(NOW + 10, HZ);
         }
         assertThat(keyspace.size()).isEqualTo(1_000);
         assertThat(keyspace.sizeWithDeadline()).isEqualTo(1_000);
@@ -54,8 +54,51 @@ class ActiveExpiryCycleTest {
     }
 
     @Test
+    void aCycleThatRunsOutOfTimeWithKeysStillExpiringIsBehind() {
+        keyspace.setTime(NOW);
+        // 200,000 removals cannot fit in a fast cycle's 1 ms (that would be 5 ns each).
+        for (int i = 0; i < 200_000; i++) {
+            put("expiring:" + i, NOW + 1);
+        }
+        long removed = cycle.runFast(NOW + 10);
+        assertThat(removed).isPositive().isLessThan(200_000);
+        assertThat(cycle.behind()).isTrue();
+        assertThat(cycle.timeCapReachedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aCycleThatEmptiedItsSampleIsNotBehind() {
+        keyspace.setTime(NOW);
+        for (int i = 0; i < 10; i++) {
+            put("expiring:" + i, NOW + 1);
+        }
+        cycle.runFast(NOW + 10);
+        assertThat(keyspace.size()).isZero();
+        assertThat(cycle.behind()).isFalse();
+        assertThat(cycle.timeCapReachedCount()).isZero();
+    }
+
+    @Test
+    void fastCyclesFinishWhatTheSlowCycleLeft() {
+        keyspace.setTime(NOW);
+        for (int i = 0; i < 200_000; i++) {
+            put("expiring:" + i, NOW + 1);
+        }
+        cycle.runFast(NOW + 10);
+        int cycles = 1;
+        while (cycle.behind()) {
+            cycle.runFast(NOW + 10);
+            cycles++;
+        }
+        // Every key with a deadline is due, so only an empty deadline index ends the run.
+        assertThat(cycles).isGreaterThan(1);
+        assertThat(keyspace.sizeWithDeadline()).isZero();
+        keyspace.checkInvariants();
+    }
+
+    @Test
     void runSetsTheKeyspaceClock() {
-        cycle.run(NOW + 5, HZ);
+        cycle.runSlow(NOW + 5, HZ);
         assertThat(keyspace.now()).isEqualTo(NOW + 5);
     }
 
@@ -65,7 +108,7 @@ class ActiveExpiryCycleTest {
         for (int i = 0; i < 100; i++) {
             put("k" + i, NOW + 10_000);
         }
-        cycle.run(NOW, HZ);
+        cycle.runSlow(NOW, HZ);
         assertThat(cycle.averageTtlMs()).isEqualTo(10_000);
     }
 
@@ -73,9 +116,9 @@ class ActiveExpiryCycleTest {
     void averageTtlIsZeroOnceNoKeyHasADeadline() {
         keyspace.setTime(NOW);
         put("k", NOW + 10_000);
-        cycle.run(NOW, HZ);
+        cycle.runSlow(NOW, HZ);
         keyspace.setDeadline("k".getBytes(StandardCharsets.UTF_8), PERSISTENT);
-        cycle.run(NOW, HZ);
+        cycle.runSlow(NOW, HZ);
         assertThat(cycle.averageTtlMs()).isZero();
     }
 }
