@@ -75,7 +75,8 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    /** A port nothing listens on now; another process may still take it before the caller binds it. */
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
