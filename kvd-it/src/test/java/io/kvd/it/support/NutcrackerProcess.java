@@ -20,8 +20,6 @@ public final class NutcrackerProcess implements AutoCloseable {
     private static final List<String> DOCUMENTED_NODES = List.of("127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7003");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-    /** Another process may take a free port between our probe and nutcracker's bind. */
-    private static final int ATTEMPTS = 3;
 
     private final LoggedProcess process;
     private final int port;
@@ -39,27 +37,14 @@ public final class NutcrackerProcess implements AutoCloseable {
     public static NutcrackerProcess start(List<Integer> nodePorts, String... poolLines) {
         Path nutcracker = Tools.require("nutcracker", "apt-get install nutcracker");
         Path dir = WorkDir.create("nutcracker");
-        for (int attempt = 1; ; attempt++) {
-            int port = RedisServerProcess.freePort();
-            Path config = dir.resolve("nutcracker-" + attempt + ".yml");
+        Path config = dir.resolve("nutcracker.yml");
+        FreePortStart.Started started = FreePortStart.start("nutcracker", dir, START_TIMEOUT, port -> {
             write(config, configuration(port, nodePorts, poolLines));
             // -o: nutcracker logs to /var/log/nutcracker by default; -s: its stats port is fixed (22222) by default.
-            LoggedProcess process = LoggedProcess.start("nutcracker-" + attempt, dir, List.of(nutcracker.toString(),
-                    "-c", config.toString(), "-o", "/dev/stdout",
-                    "-a", "127.0.0.1", "-s", String.valueOf(RedisServerProcess.freePort())));
-            boolean exited = Poll.until(START_TIMEOUT, "nutcracker to answer PING on port " + port, () -> {
-                if (!process.isAlive()) {
-                    return Boolean.TRUE;
-                }
-                return answers(port) ? Boolean.FALSE : null;
-            });
-            if (!exited) {
-                return new NutcrackerProcess(process, port);
-            }
-            if (attempt == ATTEMPTS || !process.logText().contains("Address already in use")) {
-                throw new AssertionError("nutcracker did not start: " + process.describe());
-            }
-        }
+            return List.of(nutcracker.toString(), "-c", config.toString(), "-o", "/dev/stdout",
+                    "-a", "127.0.0.1", "-s", String.valueOf(FreePortStart.freePort()));
+        }, NutcrackerProcess::answers);
+        return new NutcrackerProcess(started.process(), started.port());
     }
 
     /** The port clients connect to. */
