@@ -27,9 +27,13 @@ final class SlotMap implements KeyRouter {
 
     /** Asks {@code node} for CLUSTER SLOTS. @throws IOException if it cannot, or the map leaves a slot unserved */
     static SlotMap discover(ServerAddress node) throws IOException {
+        RespReply reply;
         try (RespClient client = RespClient.connect(node)) {
-            return parse(client.call("CLUSTER", "SLOTS"), node);
+            reply = client.call("CLUSTER", "SLOTS");
+        } catch (IOException e) {
+            throw new IOException("cannot ask " + node + " for CLUSTER SLOTS: " + e.getMessage(), e);
         }
+        return parse(reply, node);
     }
 
     /**
