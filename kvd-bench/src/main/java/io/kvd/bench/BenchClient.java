@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 
 /**
  * One client's closed loop: it keeps up to {@code pipeline} requests in flight over its connections
- * (one per server; a key goes to the server its number selects modulo their count), and after each read
+ * (one per server; the run's {@link KeyRouter} picks the server of each request), and after each read
  * tops its window up again with one batch per server and one flush each. A request's latency runs from
  * the flush of its batch to the parse of its reply. Everything runs on the one event loop that owns
  * all the client's connections.
@@ -23,24 +23,26 @@ final class BenchClient {
     private final boolean verify;
     private final SplittableRandom random = new SplittableRandom();
     private final ShardConnection[] shards;
+    private final KeyRouter router;
     private int inFlight;
     private RequestBudget budget;
     private LoopStats stats;
     private RunCompletion completion;
     private boolean closing;
 
-    BenchClient(BenchSettings settings) {
+    BenchClient(BenchSettings settings, Shards servers) {
         this.workload = settings.workload();
         this.templates = workload.templates(settings.dataSize(), settings.verify());
         this.keyRange = settings.keyRange();
         this.pipeline = settings.pipeline();
         this.dataSize = settings.dataSize();
         this.verify = settings.verify();
-        this.shards = new ShardConnection[settings.servers().size()];
+        this.router = servers.router();
+        this.shards = new ShardConnection[servers.servers().size()];
         Arrays.setAll(shards, i -> new ShardConnection(this, settings.pipeline()));
     }
 
-    /** The connection handlers, one per server in the order of {@code --servers}. */
+    /** The connection handlers, one per server in the order of {@link Shards#servers}. */
     List<ShardConnection> connections() {
         return List.of(shards);
     }
@@ -81,8 +83,7 @@ final class BenchClient {
         for (int i = 0; i < count; i++) {
             int template = templates.length == 1 ? 0 : random.nextInt(templates.length);
             long key = random.nextLong(keyRange);
-            // A keyless request (PING) has no shard of its own: any server will do.
-            int shard = (int) (key % shards.length);
+            int shard = router.serverOf(templates[template], key);
             shards[shard].append(templates[template], template, key, count);
         }
         inFlight += count;

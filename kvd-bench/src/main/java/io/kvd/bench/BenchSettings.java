@@ -7,6 +7,8 @@ import java.util.List;
  * One run's parameters, validated.
  *
  * @param servers     keys are sharded over these by key number modulo their count; each client connects to all
+ * @param cluster     a Redis Cluster node (then also the one element of {@code servers}), or null; the masters of its
+ *                    slot map are the servers, and each key goes to the master of its slot
  * @param connections closed-loop clients; each has one connection per server
  * @param pipeline    requests each client keeps in flight, over all its servers
  * @param requests    how many requests in all, {@link #UNLIMITED} when only the duration bounds the run
@@ -19,12 +21,20 @@ import java.util.List;
  */
 record BenchSettings(List<ServerAddress> servers, int connections, int pipeline, long requests, Duration duration,
                      int threads, Workload workload, int dataSize, long keyRange, boolean verify, Duration warmup,
-                     List<Long> serverPids) {
+                     List<Long> serverPids, ServerAddress cluster) {
     static final long UNLIMITED = Long.MAX_VALUE;
 
     BenchSettings {
         servers = List.copyOf(servers);
         serverPids = List.copyOf(serverPids);
+    }
+
+    /** A run against {@code servers} themselves, not a cluster. */
+    BenchSettings(List<ServerAddress> servers, int connections, int pipeline, long requests, Duration duration,
+                  int threads, Workload workload, int dataSize, long keyRange, boolean verify, Duration warmup,
+                  List<Long> serverPids) {
+        this(servers, connections, pipeline, requests, duration, threads, workload, dataSize, keyRange, verify, warmup,
+                serverPids, null);
     }
 
     /** The requests in flight when every client's window is full. */

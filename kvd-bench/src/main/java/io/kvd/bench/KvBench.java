@@ -73,6 +73,11 @@ public final class KvBench implements Callable<Integer> {
                     + " each connection has one socket per server.")
     private List<ServerAddress> servers;
 
+    @Option(names = "--cluster", paramLabel = "HOST:PORT", converter = ServerAddressConverter.class,
+            description = "A Redis Cluster node (instead of -h and -p): the slot map is read from its CLUSTER SLOTS,"
+                    + " each connection has one socket per master, and each key goes to the master of its slot.")
+    private ServerAddress cluster;
+
     @Option(names = "--verify", description = "SET values end with their key's digits; check that GET returns them.")
     private boolean verify;
 
@@ -135,7 +140,15 @@ public final class KvBench implements Callable<Integer> {
         if (port > 65_535) {
             throw new ParameterException(spec.commandLine(), "-p must be a TCP port, at most 65535");
         }
-        List<ServerAddress> targets = servers == null ? List.of(new ServerAddress(host, port)) : servers;
+        if (cluster != null && servers != null) {
+            throw new ParameterException(spec.commandLine(), "--cluster and --servers exclude each other");
+        }
+        if (cluster != null && serverPids != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--server-pid does not go with --cluster: the masters are discovered, their pids read from INFO");
+        }
+        List<ServerAddress> targets = cluster != null ? List.of(cluster)
+                : servers != null ? servers : List.of(new ServerAddress(host, port));
         if (serverPids != null && serverPids.size() != targets.size()) {
             throw new ParameterException(spec.commandLine(), "--server-pid needs one process id per server");
         }
@@ -159,7 +172,7 @@ public final class KvBench implements Callable<Integer> {
         }
         long limit = requests != null ? requests : duration != null ? BenchSettings.UNLIMITED : DEFAULT_REQUESTS;
         return new BenchSettings(targets, connections, pipeline, limit, duration, threads, workload, dataSize, keyRange,
-                verify, warmup, serverPids == null ? List.of() : serverPids);
+                verify, warmup, serverPids == null ? List.of() : serverPids, cluster);
     }
 
     private void atLeast(long minimum, long value, String option) {

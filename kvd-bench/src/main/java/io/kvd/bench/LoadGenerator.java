@@ -40,7 +40,8 @@ final class LoadGenerator {
 
     /** @throws IOException when a connection cannot be opened or fails before its last reply */
     static BenchResult run(BenchSettings settings, ProgressLine progress) throws IOException, InterruptedException {
-        List<Long> serverPids = settings.serverPids().isEmpty() ? localServerPids(settings) : settings.serverPids();
+        Shards shards = Shards.of(settings);
+        List<Long> serverPids = settings.serverPids().isEmpty() ? localServerPids(shards.servers()) : settings.serverPids();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory ioHandler = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends Channel> channelType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
@@ -53,10 +54,10 @@ final class LoadGenerator {
                 loops.add((EventLoop) loop);
             }
             for (int i = 0; i < settings.connections(); i++) {
-                BenchClient client = new BenchClient(settings);
+                BenchClient client = new BenchClient(settings, shards);
                 clients.add(client);
-                for (int s = 0; s < settings.servers().size(); s++) {
-                    channels.add(connect(loops.get(i % loops.size()), channelType, settings.servers().get(s),
+                for (int s = 0; s < shards.servers().size(); s++) {
+                    channels.add(connect(loops.get(i % loops.size()), channelType, shards.servers().get(s),
                             client.connections().get(s)));
                 }
             }
@@ -126,9 +127,9 @@ final class LoadGenerator {
     }
 
     /** The process ids the servers report in INFO, when they all run on this machine; else none. */
-    private static List<Long> localServerPids(BenchSettings settings) {
+    private static List<Long> localServerPids(List<ServerAddress> servers) {
         List<Long> pids = new ArrayList<>();
-        for (ServerAddress server : settings.servers()) {
+        for (ServerAddress server : servers) {
             try (RespClient client = RespClient.connect(server)) {
                 if (!InetAddress.getByName(server.host()).isLoopbackAddress()) {
                     return List.of();
@@ -146,7 +147,11 @@ final class LoadGenerator {
         return pids;
     }
 
+    /** The servers as the command line named them: {@code host:port,...}, or {@code cluster host:port}. */
     static String servers(BenchSettings settings) {
+        if (settings.cluster() != null) {
+            return "cluster " + settings.cluster();
+        }
         return String.join(",", settings.servers().stream().map(ServerAddress::toString).toList());
     }
 

@@ -1,5 +1,6 @@
 package io.kvd.bench;
 
+import io.kvd.codec.KeySlot;
 import io.kvd.codec.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -17,6 +18,8 @@ import java.util.Arrays;
  *
  * <p>A stamped value ({@link #keyedWithStampedValue}) ends with the key number's last digits too, so
  * that a GET of any key can be checked against what a SET of it wrote ({@link #stampedValue}).
+ *
+ * <p>A template belongs to one client, on one event loop: {@link #slot} reuses a buffer.
  */
 final class RequestTemplate {
     static final int KEY_DIGITS = 12;
@@ -30,23 +33,26 @@ final class RequestTemplate {
     /** Where the last value digit sits, or {@value #NONE} when the value is not stamped. */
     private final int lastValueDigit;
     private final int valueDigits;
+    /** The key, its digits rewritten by each {@link #slot} call; null without a key. */
+    private final byte[] key;
 
-    private RequestTemplate(byte[] encoded, int lastKeyDigit, int lastValueDigit, int valueDigits) {
+    private RequestTemplate(byte[] encoded, int lastKeyDigit, int lastValueDigit, int valueDigits, byte[] key) {
         this.encoded = encoded;
         this.lastKeyDigit = lastKeyDigit;
         this.lastValueDigit = lastValueDigit;
         this.valueDigits = valueDigits;
+        this.key = key;
     }
 
     /** A request without a key, such as PING. */
     static RequestTemplate keyless(String command) {
-        return new RequestTemplate(encode(ascii(command)), NONE, NONE, 0);
+        return new RequestTemplate(encode(ascii(command)), NONE, NONE, 0, null);
     }
 
     /** {@code command keyPrefix<digits> [args...]}: the key is the first argument, as for SET, GET and INCR. */
     static RequestTemplate keyed(String command, String keyPrefix, byte[]... moreArgs) {
         byte[] encoded = encode(argv(command, keyPrefix, moreArgs));
-        return new RequestTemplate(encoded, lastKeyDigit(encoded, keyPrefix), NONE, 0);
+        return new RequestTemplate(encoded, lastKeyDigit(encoded, keyPrefix), NONE, 0, zeroKey(keyPrefix));
     }
 
     /** {@code command keyPrefix<digits> value}, the value being {@link #stampedValue} of the key number. */
@@ -54,7 +60,7 @@ final class RequestTemplate {
         byte[] encoded = encode(argv(command, keyPrefix, stampedValue(valueSize, 0)));
         // The value is the last argument: its last byte precedes the final CRLF.
         return new RequestTemplate(encoded, lastKeyDigit(encoded, keyPrefix), encoded.length - 3,
-                Math.min(valueSize, KEY_DIGITS));
+                Math.min(valueSize, KEY_DIGITS), zeroKey(keyPrefix));
     }
 
     /** {@code size} bytes of 'x' whose last (up to {@value #KEY_DIGITS}) bytes are the key number's digits. */
@@ -93,16 +99,36 @@ final class RequestTemplate {
         }
     }
 
+    /**
+     * The Redis Cluster slot of the key for {@code keyNumber}. A keyless request has no slot of its own;
+     * it gets the number modulo the slot count, so that such requests spread over the nodes as keys do.
+     */
+    int slot(long keyNumber) {
+        if (key == null) {
+            return (int) (keyNumber % KeySlot.SLOTS);
+        }
+        long rest = keyNumber;
+        for (int i = key.length - 1; i >= key.length - KEY_DIGITS; i--) {
+            key[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        return KeySlot.of(key);
+    }
+
+    private static byte[] zeroKey(String keyPrefix) {
+        return ascii(keyPrefix + "0".repeat(KEY_DIGITS));
+    }
+
     private static byte[][] argv(String command, String keyPrefix, byte[]... moreArgs) {
         byte[][] args = new byte[2 + moreArgs.length][];
         args[0] = ascii(command);
-        args[1] = ascii(keyPrefix + "0".repeat(KEY_DIGITS));
+        args[1] = zeroKey(keyPrefix);
         System.arraycopy(moreArgs, 0, args, 2, moreArgs.length);
         return args;
     }
 
     private static int lastKeyDigit(byte[] encoded, String keyPrefix) {
-        byte[] key = ascii(keyPrefix + "0".repeat(KEY_DIGITS));
+        byte[] key = zeroKey(keyPrefix);
         // The key is found rather than computed so that the template is exactly what writeCommand
         // produces; the command name's bulk precedes it, and that never holds the key's prefix.
         int keyOffset = ByteBufUtil.indexOf(Unpooled.wrappedBuffer(key), Unpooled.wrappedBuffer(encoded));

@@ -33,6 +33,20 @@ class KvBenchArgumentsTest {
     }
 
     @Test
+    void clusterNamesTheNodeToAskForTheSlotMap() {
+        BenchSettings s = Cli.settings("--cluster", "127.0.0.1:30001");
+        assertThat(s.cluster()).isEqualTo(new ServerAddress("127.0.0.1", 30001));
+        assertThat(s.servers()).containsExactly(new ServerAddress("127.0.0.1", 30001));
+    }
+
+    @Test
+    void clusterAndServersExcludeEachOther() {
+        assertThatThrownBy(() -> Cli.settings("--cluster", "127.0.0.1:30001", "--servers", "127.0.0.1:7001"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessage("--cluster and --servers exclude each other");
+    }
+
+    @Test
     void aServerWithoutAPortIsRejected() {
         assertThatThrownBy(() -> Cli.settings("--servers", "127.0.0.1:7001,127.0.0.1"))
                 .isInstanceOf(ParameterException.class)

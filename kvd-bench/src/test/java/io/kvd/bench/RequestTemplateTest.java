@@ -36,6 +36,21 @@ class RequestTemplateTest {
     }
 
     @Test
+    void slotIsTheClusterSlotOfTheKeyForTheNumber() {
+        RequestTemplate get = Workload.GET.templates(3, false)[0];
+
+        // redis-server 7.0's CLUSTER KEYSLOT of key:000000000001 and key:000000000004.
+        assertThat(get.slot(1)).isEqualTo(8924);
+        assertThat(get.slot(4)).isEqualTo(12921);
+        assertThat(get.slot(1)).isEqualTo(8924);
+    }
+
+    @Test
+    void aKeylessRequestsSlotIsItsNumberModuloTheSlots() {
+        assertThat(Workload.PING.templates(3, false)[0].slot(20_000)).isEqualTo(20_000 - 16_384);
+    }
+
+    @Test
     void keyZeroIsAllZeros() {
         assertThat(written(Workload.GET.templates(3, false)[0], 0)).isEqualTo("*2\r\n$3\r\nGET\r\n$16\r\nkey:000000000000\r\n");
     }

@@ -1,8 +1,6 @@
 package io.kvd.it.support;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,8 +13,6 @@ import java.util.List;
 public final class RedisServerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-    /** Another process may take the free port between our probe and redis-server's bind. */
-    private static final int ATTEMPTS = 3;
 
     private final LoggedProcess process;
     private final int port;
@@ -33,26 +29,14 @@ public final class RedisServerProcess implements AutoCloseable {
     /** Starts redis-server in {@code dir} with {@code options} after the defaults (later ones win, e.g. --appendonly yes). */
     public static RedisServerProcess startIn(Path dir, String... options) {
         Path redisServer = Tools.require("redis-server");
-        for (int attempt = 1; ; attempt++) {
-            int port = freePort();
+        FreePortStart.Started started = FreePortStart.start("redis-server", dir, START_TIMEOUT, port -> {
             List<String> command = new ArrayList<>(List.of(redisServer.toString(),
                     "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                     "--dir", dir.toString()));
             command.addAll(List.of(options));
-            LoggedProcess process = LoggedProcess.start("redis-server", dir, command);
-            boolean exited = Poll.until(START_TIMEOUT, "redis-server to answer PING on port " + port, () -> {
-                if (!process.isAlive()) {
-                    return Boolean.TRUE;
-                }
-                return answersPing(port) ? Boolean.FALSE : null;
-            });
-            if (!exited) {
-                return new RedisServerProcess(process, port);
-            }
-            if (attempt == ATTEMPTS || !process.logText().contains("Address already in use")) {
-                throw new AssertionError("redis-server did not start: " + process.describe());
-            }
-        }
+            return command;
+        }, RedisServerProcess::answersPing);
+        return new RedisServerProcess(started.process(), started.port());
     }
 
     public int port() {
@@ -72,14 +56,6 @@ public final class RedisServerProcess implements AutoCloseable {
             return connection.call("PING").equals("+PONG\r\n");
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

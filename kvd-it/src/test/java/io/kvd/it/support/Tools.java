@@ -30,19 +30,28 @@ public final class Tools {
      * calling test (with the reason) when it is not installed.
      */
     public static Path require(String program) {
+        return require(program, "apt-get install redis-server redis-tools");
+    }
+
+    /**
+     * As {@link #require(String)}, for a program that {@code install} installs. /usr/sbin is searched
+     * after PATH: Debian puts daemons such as nutcracker there, and a user's PATH often lacks it.
+     */
+    public static Path require(String program, String install) {
         if (Path.of(program).isAbsolute()) {
             if (Files.isExecutable(Path.of(program))) {
                 return Path.of(program);
             }
             Assumptions.abort(program + " is not installed");
         }
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+        String path = System.getenv().getOrDefault("PATH", "/usr/bin") + ":/usr/sbin";
+        for (String dir : path.split(":")) {
             Path candidate = Path.of(dir, program);
             if (Files.isExecutable(candidate)) {
                 return candidate;
             }
         }
-        Assumptions.abort(program + " is not installed (apt-get install redis-server redis-tools; .ci/run does it)");
+        Assumptions.abort(program + " is not installed (" + install + "; .ci/run does it)");
         throw new AssertionError("unreachable");
     }
 
