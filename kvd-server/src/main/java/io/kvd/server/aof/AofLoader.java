@@ -61,6 +61,8 @@ public final class AofLoader {
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
                     client = new Client(server, UnpooledByteBufAllocator.DEFAULT, ReplayConnection.INSTANCE);
+                    // The log is trusted input: requirepass guards sockets, not the file.
+                    client.setAuthenticated(true);
                 }
                 commands.call(client, argv);
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {

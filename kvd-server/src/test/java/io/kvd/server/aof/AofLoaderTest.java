@@ -42,6 +42,14 @@ class AofLoaderTest {
     }
 
     @Test
+    void replayNeedsNoPasswordWhenRequirepassIsSet() throws Exception {
+        AofFixture kvd = new AofFixture();
+        kvd.server.config().set("requirepass", "secret");
+        kvd.load(file(records(SET_A)));
+        assertThat(kvd.get("a")).isEqualTo("1");
+    }
+
+    @Test
     void fileAsRedisWritesItWithSelectFirstLoads() throws Exception {
         AofFixture kvd = new AofFixture();
         kvd.load(file(records(cmd("SELECT", "0"), SET_A)));
