@@ -61,6 +61,7 @@ public final class AofLoader {
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
                     client = new Client(server, UnpooledByteBufAllocator.DEFAULT, ReplayConnection.INSTANCE);
+                    client.obeyEverySlot();
                 }
                 commands.call(client, argv);
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {
