@@ -168,4 +168,12 @@ class ClusterConfigFileTest {
         assertThatThrownBy(() -> ClusterConfigFile.read(missing, 7001, LOOPBACK))
                 .hasMessageStartingWith(missing + ": cannot read the cluster config file: ");
     }
+
+    @Test
+    void theShippedSampleIsAValidMapForEachOfItsThreeNodes() throws Exception {
+        Path sample = Path.of("..", "config", "cluster.conf");
+        for (int port = 7001; port <= 7003; port++) {
+            assertThat(ClusterConfigFile.read(sample, port, LOOPBACK).myself().port()).isEqualTo(port);
+        }
+    }
 }
