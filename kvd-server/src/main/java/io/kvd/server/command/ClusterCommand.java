@@ -15,7 +15,7 @@ import java.util.List;
  * bus port (0), every link "connected".
  */
 final class ClusterCommand {
-    static final String DISABLED = "ERR This instance has cluster support disabled";
+    private static final String DISABLED = "ERR This instance has cluster support disabled";
 
     static final Subcommands SUBCOMMANDS = new Subcommands("cluster")
             .add("countkeysinslot", 3, ClusterCommand::countkeysinslot,

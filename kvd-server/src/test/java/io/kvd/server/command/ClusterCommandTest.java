@@ -153,6 +153,13 @@ class ClusterCommandTest {
     }
 
     @Test
+    void selectOfAnotherDatabaseIsNotAllowedInClusterMode() {
+        CommandFixture kvd = nodeA();
+        assertThat(kvd.call("SELECT", "1")).isEqualTo("-ERR SELECT is not allowed in cluster mode\r\n");
+        assertThat(kvd.call("SELECT", "0")).isEqualTo("+OK\r\n");
+    }
+
+    @Test
     void withoutClusterEverySubcommandIsRefused() {
         CommandFixture kvd = new CommandFixture();
         assertThat(kvd.call("CLUSTER", "INFO")).isEqualTo(DISABLED);
