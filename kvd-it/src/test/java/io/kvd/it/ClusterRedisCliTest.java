@@ -61,6 +61,15 @@ class ClusterRedisCliTest {
         assertThat(cli(1, "cluster", "info")).startsWith("cluster_state:ok\r\ncluster_slots_assigned:16384\r\n");
     }
 
+    /** redis-cli's cluster manager reads CLUSTER NODES and INFO of every node and agrees with the slot map. */
+    @Test
+    void clusterCheckFindsEverySlotCoveredAndEveryNodeAgreeing() {
+        assertThat(cli(0, "--cluster", "check", "127.0.0.1:" + cluster.port(0)))
+                .contains("[OK] All nodes agree about slots configuration.")
+                .contains("[OK] All 16384 slots covered.")
+                .doesNotContain("[ERR]");
+    }
+
     private static String cli(int node, String... args) {
         String[] withPort = new String[args.length + 2];
         withPort[0] = "-p";
