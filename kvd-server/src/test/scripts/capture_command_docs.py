@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "help"],
     "config": ["get", "set", "resetstat", "help"],
     "command": ["count", "info", "docs", "list", "help"],
+    "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }
 
 # CLIENT SETINFO as Redis 7.2's COMMAND INFO and COMMAND DOCS describe it.

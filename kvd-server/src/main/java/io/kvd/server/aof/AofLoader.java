@@ -61,8 +61,10 @@ public final class AofLoader {
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
                     client = new Client(server, UnpooledByteBufAllocator.DEFAULT, ReplayConnection.INSTANCE);
-                    // The log is trusted input: requirepass guards sockets, not the file.
+                    // The log is trusted input, as Redis's AOF client: requirepass guards sockets, and
+                    // keys of slots the map now gives to another node must not be dropped.
                     client.setAuthenticated(true);
+                    client.obeyEverySlot();
                 }
                 commands.call(client, argv);
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {

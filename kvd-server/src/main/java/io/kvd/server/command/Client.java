@@ -30,6 +30,7 @@ public final class Client {
     private long lastInteractionMs;
     private boolean closeAfterReply;
     private boolean authenticated;
+    private boolean obeysEverySlot;
     private byte[][] logRecord;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
@@ -112,6 +113,18 @@ public final class Client {
 
     public void setAuthenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /**
+     * As Redis's mustObeyClient: the AOF's replay client runs every record here, whichever node
+     * the cluster's slot map gives its keys (a changed map must not drop logged keys).
+     */
+    public void obeyEverySlot() {
+        obeysEverySlot = true;
+    }
+
+    public boolean obeysEverySlot() {
+        return obeysEverySlot;
     }
 
     /**

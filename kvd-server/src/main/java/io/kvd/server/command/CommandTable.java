@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 
 import java.util.Collections;
@@ -81,6 +82,11 @@ public final class CommandTable {
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
 
+            // cluster
+            command("cluster", -2, flags(), 0, 0, 0, ClusterCommand::cluster),
+            command("readonly", 1, flags(LOADING, STALE, FAST), 0, 0, 0, ClusterCommand::readonlyOrReadwrite),
+            command("readwrite", 1, flags(LOADING, STALE, FAST), 0, 0, 0, ClusterCommand::readonlyOrReadwrite),
+
     };
 
     private static final List<Command> ALL = List.of(COMMANDS);
@@ -132,6 +138,15 @@ public final class CommandTable {
         if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
             client.reply().error(DefaultUser.NOAUTH);
             return null;
+        }
+        // As Redis's processCommand: after authentication, before anything else can refuse.
+        ClusterTopology cluster = client.server().config().cluster();
+        if (cluster != null && command.firstKey() > 0 && !client.obeysEverySlot()) {
+            String redirection = cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step());
+            if (redirection != null) {
+                client.reply().error(redirection);
+                return null;
+            }
         }
         CommandLog log = client.server().commandLog();
         boolean write = command.has(WRITE);

@@ -31,6 +31,9 @@ final class ConnectionCommands {
     /** SELECT index: kvd has database 0 only. */
     static void select(Client client, byte[][] argv) {
         long index = Args.parseLong(argv[1], "ERR value is not an integer or out of range");
+        if (index != 0 && client.server().config().cluster() != null) {
+            throw new CommandError("ERR SELECT is not allowed in cluster mode");
+        }
         if (index != 0) {
             throw new CommandError(Errors.DB_INDEX_OUT_OF_RANGE);
         }

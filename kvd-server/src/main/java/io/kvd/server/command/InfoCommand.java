@@ -85,7 +85,7 @@ final class InfoCommand {
                 .field("kvd_version", Version.KVD)
                 .field("redis_git_sha1", "00000000")
                 .field("redis_git_dirty", 0)
-                .field("redis_mode", "standalone")
+                .field("redis_mode", server.config().cluster() != null ? "cluster" : "standalone")
                 .field("os", OS)
                 .field("arch_bits", System.getProperty("sun.arch.data.model", "64"))
                 .field("multiplexing_api", server.transport())
@@ -181,7 +181,7 @@ final class InfoCommand {
     }
 
     private static void cluster(ServerState server, Section s) {
-        s.field("cluster_enabled", 0);
+        s.field("cluster_enabled", server.config().cluster() != null ? 1 : 0);
     }
 
     /** {@code db0:keys=N,expires=M,avg_ttl=T}, only when database 0 has keys. */

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The subcommands of a container command (CLIENT, CONFIG, COMMAND): each with its own arity,
+ * The subcommands of a container command (CLIENT, CONFIG, COMMAND, CLUSTER): each with its own arity,
  * checked as Redis checks a subcommand's ({@code 'client|setname'} in the error), and its HELP text.
  */
 final class Subcommands {
@@ -62,7 +62,8 @@ final class Subcommands {
         return new Command(container + "|" + name, arity, Set.of(), 0, 0, 0, handler);
     }
 
-    private void help(Client client, byte[][] argv) {
+    /** HELP's reply: every line added, in order. */
+    void help(Client client, byte[][] argv) {
         client.reply().arrayHeader(help.size());
         help.forEach(client.reply()::simpleString);
     }

@@ -1,5 +1,8 @@
 package io.kvd.server.config;
 
+import io.kvd.server.cluster.ClusterConfigFile;
+import io.kvd.server.cluster.ClusterTopology;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,6 +43,9 @@ public final class Config {
     public static final String CLIENT_OUTPUT_BUFFER_LIMIT = "client-output-buffer-limit";
     public static final String REQUIREPASS = "requirepass";
     public static final String PROTECTED_MODE = "protected-mode";
+    public static final String CLUSTER_ENABLED = "cluster-enabled";
+    public static final String CLUSTER_CONFIG_FILE = "cluster-config-file";
+    public static final String CLUSTER_ANNOUNCE_IP = "cluster-announce-ip";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
 
@@ -64,6 +70,9 @@ public final class Config {
         define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0", true, Directive::outputBufferLimit));
         define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
         define(new Directive(PROTECTED_MODE, "yes", true, Directive.oneOf("yes", "no")));
+        define(new Directive(CLUSTER_ENABLED, "no", false, Directive.oneOf("yes", "no")));
+        define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single));
+        define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -73,6 +82,7 @@ public final class Config {
     private long protoMaxBulkLen;
     private OutputBufferLimit outputBufferLimit;
     private byte[] requirepass;
+    private ClusterTopology cluster;
 
     /** {@code client-output-buffer-limit normal <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
@@ -121,6 +131,7 @@ public final class Config {
         }
         config.applyLine(line.toString(), "command line");
         config.parseHotValues();
+        config.cluster = config.readClusterTopology();
         return config;
     }
 
@@ -232,6 +243,33 @@ public final class Config {
 
     public String logfile() {
         return values.get(LOGFILE);
+    }
+
+    /** The static slot map of cluster-config-file with cluster-enabled yes; null with cluster-enabled no. */
+    public ClusterTopology cluster() {
+        return cluster;
+    }
+
+    /** Validated with the rest of the configuration: a node refuses to start on a bad slot map. */
+    private ClusterTopology readClusterTopology() throws ConfigException {
+        if (!values.get(CLUSTER_ENABLED).equals("yes")) {
+            return null;
+        }
+        String file = values.get(CLUSTER_CONFIG_FILE);
+        if (file.isEmpty()) {
+            throw new ConfigException(CLUSTER_ENABLED + " yes needs " + CLUSTER_CONFIG_FILE + ", the file of the slot map");
+        }
+        if (port() == 0) {
+            throw new ConfigException(CLUSTER_ENABLED + " yes needs a fixed port, the one the cluster file names");
+        }
+        String announced = values.get(CLUSTER_ANNOUNCE_IP);
+        List<String> ownHosts = new ArrayList<>();
+        if (!announced.isEmpty()) {
+            ownHosts.add(announced);
+        } else {
+            bind().forEach(address -> ownHosts.add(address.startsWith("-") ? address.substring(1) : address));
+        }
+        return ClusterConfigFile.read(Path.of(file), port(), ownHosts);
     }
 
     private void parseHotValues() {

@@ -47,6 +47,7 @@ class CommandDocsTest {
         assertSubcommands("client", ClientCommand.SUBCOMMANDS);
         assertSubcommands("config", ConfigCommand.SUBCOMMANDS);
         assertSubcommands("command", CommandCommand.SUBCOMMANDS);
+        assertSubcommands("cluster", ClusterCommand.SUBCOMMANDS);
     }
 
     private static void assertSubcommands(String container, Subcommands implemented) {

@@ -17,14 +17,21 @@ final class CommandFixture {
     static final long START_MS = 1_700_000_000_000L;
 
     final Keyspace keyspace = new Keyspace(42);
-    final Config config = Config.defaults();
-    final ServerState server = new ServerState(keyspace, config, () -> shutdownRequested = true);
+    final Config config;
+    final ServerState server;
     final CommandTable commands = new CommandTable();
     final Client client;
     boolean shutdownRequested;
     private final List<LoopbackConnection> connections = new ArrayList<>();
 
     CommandFixture() {
+        this(Config.defaults());
+    }
+
+    /** A server with this configuration, e.g. a cluster node's. */
+    CommandFixture(Config config) {
+        this.config = config;
+        this.server = new ServerState(keyspace, config, () -> shutdownRequested = true);
         keyspace.setTime(START_MS);
         client = newClient();
     }

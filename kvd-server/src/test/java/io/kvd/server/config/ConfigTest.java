@@ -83,4 +83,32 @@ class ConfigTest {
         config.set("hz", "50");
         assertThat(config.hz()).isEqualTo(50);
     }
+
+    @Test
+    void clusterEnabledNeedsTheSlotMapFile() {
+        assertThatThrownBy(() -> Config.load(null, List.of("--cluster-enabled", "yes")))
+                .hasMessage("cluster-enabled yes needs cluster-config-file, the file of the slot map");
+    }
+
+    @Test
+    void clusterEnabledNeedsAFixedPort(@TempDir Path dir) {
+        assertThatThrownBy(() -> Config.load(null, List.of("--cluster-enabled", "yes", "--port", "0",
+                "--cluster-config-file", dir.resolve("nodes.conf").toString())))
+                .hasMessage("cluster-enabled yes needs a fixed port, the one the cluster file names");
+    }
+
+    @Test
+    void aBadSlotMapStopsTheStartNamingItsFileAndLine(@TempDir Path dir) throws Exception {
+        Path nodes = dir.resolve("nodes.conf");
+        Files.writeString(nodes, "node a 127.0.0.1:7001 0-16383\nnode b 127.0.0.1:7002 5\n");
+        assertThatThrownBy(() -> Config.load(null, List.of("--cluster-enabled", "yes", "--port", "7001",
+                "--cluster-config-file", nodes.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(nodes + ":2: slot 5 is already assigned at line 1");
+    }
+
+    @Test
+    void clusterIsOffByDefault() {
+        assertThat(Config.defaults().cluster()).isNull();
+    }
 }

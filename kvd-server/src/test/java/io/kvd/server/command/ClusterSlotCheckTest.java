@@ -1,0 +1,116 @@
+package io.kvd.server.command;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dispatcher's slot check on node a of {@link ClusterFixture}, with Redis 7.0's replies. */
+class ClusterSlotCheckTest {
+    private static final String CROSSSLOT = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";
+
+    @TempDir
+    Path dir;
+    private CommandFixture kvd;
+
+    @BeforeEach
+    void startNodeA() {
+        kvd = ClusterFixture.nodeA(dir);
+    }
+
+    @Test
+    void keyOfASlotThisNodeOwnsIsServed() {
+        assertThat(kvd.call("SET", "bar", "v")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("GET", "bar")).isEqualTo("$1\r\nv\r\n");
+    }
+
+    @Test
+    void keyOfAnotherNodesSlotIsMovedToItsOwner() {
+        assertThat(kvd.call("GET", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+    }
+
+    @Test
+    void movedWriteChangesNothing() {
+        assertThat(kvd.call("SET", "foo", "v")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":0\r\n");
+    }
+
+    @Test
+    void anEmptyHashTagHashesTheWholeKey() {
+        assertThat(kvd.call("GET", "{}foo")).isEqualTo("-MOVED 9500 127.0.0.1:7002\r\n");
+    }
+
+    @Test
+    void keysOfTwoSlotsOfThisNodeAreCrossslot() {
+        assertThat(kvd.call("MGET", "bar", "hello")).isEqualTo(CROSSSLOT);
+    }
+
+    @Test
+    void crossslotComesBeforeMoved() {
+        assertThat(kvd.call("MGET", "foo", "bar")).isEqualTo(CROSSSLOT);
+    }
+
+    @Test
+    void keysSharingAHashTagShareTheSlot() {
+        assertThat(kvd.call("MSET", "{bar}1", "a", "{bar}2", "b")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("MGET", "{bar}1", "{bar}2", "bar")).isEqualTo("*3\r\n$1\r\na\r\n$1\r\nb\r\n$-1\r\n");
+    }
+
+    @Test
+    void theSameKeyTwiceIsOneSlot() {
+        assertThat(kvd.call("MGET", "foo", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+    }
+
+    @Test
+    void msetChecksItsKeysNotItsValues() {
+        assertThat(kvd.call("MSET", "bar", "foo", "{bar}x", "hello")).isEqualTo("+OK\r\n");
+    }
+
+    @Test
+    void msetWithAMissingValueChecksItsKeysFirst() {
+        assertThat(kvd.call("MSET", "bar", "1", "hello")).isEqualTo(CROSSSLOT);
+        assertThat(kvd.call("MSET", "bar", "1", "{bar}x")).isEqualTo("-ERR wrong number of arguments for 'mset' command\r\n");
+    }
+
+    @Test
+    void renameChecksBothKeys() {
+        assertThat(kvd.call("RENAME", "bar", "hello")).isEqualTo(CROSSSLOT);
+    }
+
+    @Test
+    void delAndExistsCheckEveryKey() {
+        assertThat(kvd.call("DEL", "bar", "{bar}1", "hello")).isEqualTo(CROSSSLOT);
+        assertThat(kvd.call("EXISTS", "{bar}1", "bar")).isEqualTo(":0\r\n");
+    }
+
+    @Test
+    void commandsWithoutKeysRunOnAnyNode() {
+        assertThat(kvd.call("PING")).isEqualTo("+PONG\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":0\r\n");
+        assertThat(kvd.call("KEYS", "*")).isEqualTo("*0\r\n");
+        assertThat(kvd.call("SCAN", "0")).isEqualTo("*2\r\n$1\r\n0\r\n*0\r\n");
+    }
+
+    @Test
+    void arityIsCheckedBeforeTheSlot() {
+        assertThat(kvd.call("GET", "foo", "x")).isEqualTo("-ERR wrong number of arguments for 'get' command\r\n");
+    }
+
+    @Test
+    void authenticationIsCheckedBeforeTheSlot() {
+        kvd.config.set("requirepass", "secret");
+        Client stranger = kvd.newClient();
+        assertThat(kvd.callAs(stranger, "GET", "foo")).isEqualTo("-NOAUTH Authentication required.\r\n");
+    }
+
+    @Test
+    void theAofReplayClientWritesKeysOfEverySlot() {
+        Client replay = kvd.newClient();
+        replay.obeyEverySlot();
+        assertThat(kvd.callAs(replay, "MSET", "foo", "1", "bar", "2")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":2\r\n");
+    }
+}
