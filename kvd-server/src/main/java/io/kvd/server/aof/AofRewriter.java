@@ -59,6 +59,8 @@ public final class AofRewriter {
                     state.commandLog().records().readableBytes(), loop, this::ended);
         } catch (IOException e) {
             log.warn("Can't start the AOF rewrite: {}", e.toString());
+            state.aofRewrite().started(now);
+            ended(false);
             return false;
         }
         state.aofRewrite().started(now);
