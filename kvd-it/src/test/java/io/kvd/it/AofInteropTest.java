@@ -1,6 +1,7 @@
 package io.kvd.it;
 
 import io.kvd.it.support.KvdProcess;
+import io.kvd.it.support.Poll;
 import io.kvd.it.support.RedisServerProcess;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,6 +94,39 @@ class AofInteropTest {
         try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
                 "--aof-use-rdb-preamble", "no")) {
             assertThat(contents(redis.port())).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void rewrittenAofPassesRedisCheckAofAndLoadsInRedisServer() throws Exception {
+        Tools.require("redis-check-aof");
+        Tools.require("redis-server");
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Map<String, String> expected;
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            write(kvd.port());
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
+            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> info(c).contains("aof_rewrites:1\r\n") ? true : null);
+            c.call("INCR", "counter");
+            expected = contents(kvd.port());
+        }
+        Path file = kvdDir.resolve("appendonly.aof");
+        assertThat(Files.readString(file)).startsWith("*3\r\n$3\r\nSET\r\n").doesNotContain("INCRBY");
+        Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", file.toString());
+        assertThat(check.exitCode()).as(check.toString()).isZero();
+        Path redisDir = WorkDir.create("redis-aof");
+        Files.copy(file, redisDir.resolve("appendonly.aof"));
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no")) {
+            assertThat(contents(redis.port())).isEqualTo(expected);
+        }
+    }
+
+    private static String info(RespConnection c) {
+        try {
+            return c.call("INFO", "persistence");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

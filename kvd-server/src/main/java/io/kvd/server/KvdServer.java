@@ -4,6 +4,7 @@ import io.kvd.codec.RespDecoder;
 import io.kvd.server.command.Client;
 import io.kvd.server.aof.AofFormatException;
 import io.kvd.server.aof.AofLoader;
+import io.kvd.server.aof.AofRewriter;
 import io.kvd.server.aof.AppendOnlyFile;
 import io.kvd.server.aof.FsyncPolicy;
 import io.kvd.server.command.CommandTable;
@@ -51,6 +52,7 @@ public final class KvdServer implements AutoCloseable {
     private final ServerState state;
     private final CommandTable commands = new CommandTable();
     private AppendOnlyFile aof;
+    private AofRewriter rewriter;
     private IterationFlush flush;
     private final List<Channel> listeners = new ArrayList<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -74,9 +76,7 @@ public final class KvdServer implements AutoCloseable {
         Transport transport = Transport.select(config.transport());
         KvdServer server = new KvdServer(config, transport);
         try {
-            if (config.appendonly()) {
-                server.onLoop(server::loadAof);
-            }
+            server.onLoop(server::openFiles);
             server.bind(transport);
         } catch (RuntimeException | InterruptedException e) {
             server.close();
@@ -120,6 +120,9 @@ public final class KvdServer implements AutoCloseable {
             }
             listeners.forEach(Channel::close);
             state.clients().values().forEach(c -> c.connection().close());
+            if (rewriter != null) {
+                rewriter.close();
+            }
             if (aof != null) {
                 aof.close();
             }
@@ -178,6 +181,15 @@ public final class KvdServer implements AutoCloseable {
         });
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
+    }
+
+    /** Loads the AOF if appendonly is on, after removing what an unfinished rewrite left. */
+    private void openFiles() throws IOException {
+        AofRewriter.deleteLeftover(config.appendFile());
+        if (config.appendonly()) {
+            loadAof();
+        }
+        rewriter = new AofRewriter(config, state, aof, loop);
     }
 
     /**
@@ -243,6 +255,7 @@ public final class KvdServer implements AutoCloseable {
                 ((ConnectionHandler) client.connection()).cron(now);
             }
             flush.commitFromCron();
+            rewriter.cron(now);
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 

@@ -35,7 +35,8 @@ public final class AppendOnlyFile implements AutoCloseable {
     private static final long SECOND_NANOS = 1_000_000_000L;
     private static final long FSYNC_STALL_NANOS = 2 * SECOND_NANOS;
 
-    private final FileChannel channel;
+    /** Replaced once by {@link #switchTo} when a rewrite finishes. */
+    private FileChannel channel;
     private final CommandLog commandLog;
     private FsyncPolicy policy;
     private ExecutorService fsyncThread;
@@ -47,6 +48,8 @@ public final class AppendOnlyFile implements AutoCloseable {
     private boolean fsyncStalled;
     private boolean fsyncFailed;
     private long delayedFsyncs;
+    /** The rewrite running, which gets a copy of every record written; null when none runs. */
+    private AofRewrite rewrite;
 
     AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy) throws IOException {
         this.channel = channel;
@@ -140,9 +143,58 @@ public final class AppendOnlyFile implements AutoCloseable {
             return false;
         }
         size = position;
+        if (rewrite != null) {
+            rewrite.written(records);
+        }
         records.clear();
         unsynced = true;
         return true;
+    }
+
+    /** Bytes written and known good. */
+    long size() {
+        return size;
+    }
+
+    /** From now on every record written is also handed to {@code rewrite}, until it ends. */
+    void copyWritesTo(AofRewrite rewrite) {
+        this.rewrite = rewrite;
+    }
+
+    void stopCopyingWrites() {
+        rewrite = null;
+    }
+
+    /** True under {@code appendfsync always}: every commit forces the file. */
+    boolean syncsEveryWrite() {
+        return policy == FsyncPolicy.ALWAYS;
+    }
+
+    /**
+     * A rewrite renamed its file, {@code size} bytes long and forced if {@code synced}, over this
+     * one: appends go there from now on. The old channel is closed after any background fsync in
+     * flight on it.
+     */
+    void switchTo(FileChannel rewritten, long rewrittenSize, boolean synced) {
+        FileChannel old = channel;
+        channel = rewritten;
+        size = rewrittenSize;
+        unsynced = !synced;
+        rewrite = null;
+        if (fsyncThread != null) {
+            fsyncThread.execute(() -> closeOld(old));
+        } else {
+            closeOld(old);
+        }
+        commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
+    }
+
+    private static void closeOld(FileChannel old) {
+        try {
+            old.close();
+        } catch (IOException e) {
+            log.warn("Could not close the AOF replaced by a rewrite: {}", e.toString());
+        }
     }
 
     private boolean sync() {

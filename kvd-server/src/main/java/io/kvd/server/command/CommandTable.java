@@ -81,6 +81,7 @@ public final class CommandTable {
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
+            command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
 
             // cluster
             command("cluster", -2, flags(), 0, 0, 0, ClusterCommand::cluster),

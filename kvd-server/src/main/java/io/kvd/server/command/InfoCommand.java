@@ -124,17 +124,22 @@ final class InfoCommand {
     /** Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis. */
     private static void persistence(ServerState server, Section s) {
         CommandLog log = server.commandLog();
+        AofRewriteStatus rewrite = server.aofRewrite();
         s.field("loading", 0)
                 .field("async_loading", 0)
                 .field("rdb_bgsave_in_progress", 0)
                 .field("aof_enabled", log.isEnabled() ? 1 : 0)
-                .field("aof_rewrite_in_progress", 0)
+                .field("aof_rewrite_in_progress", rewrite.inProgress() ? 1 : 0)
                 .field("aof_rewrite_scheduled", 0)
-                .field("aof_last_bgrewrite_status", "ok")
-                .field("aof_rewrites", 0)
+                .field("aof_last_rewrite_time_sec", rewrite.lastDurationSec())
+                .field("aof_current_rewrite_time_sec", rewrite.currentDurationSec(System.currentTimeMillis()))
+                .field("aof_last_bgrewrite_status", rewrite.lastSucceeded() ? "ok" : "err")
+                .field("aof_rewrites", rewrite.rewrites())
+                .field("aof_rewrites_consecutive_failures", rewrite.consecutiveFailures())
                 .field("aof_last_write_status", log.failure() == null ? "ok" : "err");
         if (log.isEnabled()) {
             s.field("aof_current_size", log.fileSize())
+                    .field("aof_base_size", rewrite.baseSize())
                     .field("aof_buffer_length", log.records().readableBytes())
                     .field("aof_pending_bio_fsync", log.fsyncInProgress() ? 1 : 0)
                     .field("aof_delayed_fsync", log.delayedFsyncs());

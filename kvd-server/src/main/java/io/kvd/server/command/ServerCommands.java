@@ -2,7 +2,7 @@ package io.kvd.server.command;
 
 import java.time.Instant;
 
-/** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN. */
+/** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF. */
 final class ServerCommands {
     private ServerCommands() {
     }
@@ -58,5 +58,22 @@ final class ServerCommands {
             throw new CommandError("ERR No shutdown in progress.");
         }
         client.server().shutdown();
+    }
+
+    /**
+     * BGREWRITEAOF: starts rewriting the AOF from the keyspace and replies at once; the rewrite
+     * runs in steps between commands. As Redis 7, it runs with appendonly off too (the file is
+     * written, not used).
+     */
+    static void bgrewriteaof(Client client, byte[][] argv) {
+        AofRewriteStatus rewrite = client.server().aofRewrite();
+        if (rewrite.inProgress()) {
+            throw new CommandError("ERR Background append only file rewriting already in progress");
+        }
+        if (!rewrite.start()) {
+            throw new CommandError("ERR Can't execute an AOF background rewriting. "
+                    + "Please check the server logs for more information.");
+        }
+        client.reply().simpleString("Background append only file rewriting started");
     }
 }

@@ -16,6 +16,7 @@ public final class ServerState {
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
+    private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
@@ -72,6 +73,10 @@ public final class ServerState {
 
     public CommandLog commandLog() {
         return commandLog;
+    }
+
+    public AofRewriteStatus aofRewrite() {
+        return aofRewrite;
     }
 
     public Stats stats() {

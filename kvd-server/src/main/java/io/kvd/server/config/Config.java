@@ -31,6 +31,8 @@ public final class Config {
     public static final String APPENDONLY = "appendonly";
     public static final String APPENDFILENAME = "appendfilename";
     public static final String APPENDFSYNC = "appendfsync";
+    public static final String AUTO_AOF_REWRITE_PERCENTAGE = "auto-aof-rewrite-percentage";
+    public static final String AUTO_AOF_REWRITE_MIN_SIZE = "auto-aof-rewrite-min-size";
     public static final String CLIENT_OUTPUT_SOFT_LIMIT = "client-output-soft-limit";
     public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
     public static final String LOGLEVEL = "loglevel";
@@ -58,6 +60,8 @@ public final class Config {
         define(new Directive(APPENDONLY, "yes", false, Directive.oneOf("yes", "no")));
         define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
         define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
+        define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
         define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
@@ -201,6 +205,16 @@ public final class Config {
 
     public String appendfsync() {
         return values.get(APPENDFSYNC);
+    }
+
+    /** Growth over the size after the last rewrite, in percent, that starts a rewrite; 0 never. */
+    public int autoAofRewritePercentage() {
+        return Integer.parseInt(values.get(AUTO_AOF_REWRITE_PERCENTAGE));
+    }
+
+    /** The AOF size below which no automatic rewrite starts. */
+    public long autoAofRewriteMinSize() {
+        return Long.parseLong(values.get(AUTO_AOF_REWRITE_MIN_SIZE));
     }
 
     public long clientOutputSoftLimit() {

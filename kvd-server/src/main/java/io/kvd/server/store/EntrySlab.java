@@ -43,6 +43,11 @@ final class EntrySlab {
         }
     }
 
+    /** One past the highest id handed out so far. */
+    int idLimit() {
+        return nextFresh;
+    }
+
     void free(int id) {
         packed[Chunks.chunk(id)][Chunks.offset(id)] = null;
         setDeadlineSlot(id, 0);

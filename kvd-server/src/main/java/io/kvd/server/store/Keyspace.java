@@ -29,6 +29,8 @@ public final class Keyspace {
     private long expiredKeys;
     private long changes;
     private Consumer<byte[]> expiryListener = key -> { };
+    /** The snapshot in progress, told before each change of an entry; null when none runs. */
+    private KeyspaceSnapshot snapshot;
     private final SplittableRandom random;
 
     public Keyspace(long seed) {
@@ -142,8 +144,30 @@ public final class Keyspace {
         return true;
     }
 
+    /**
+     * Starts a point-in-time snapshot that hands every live entry to {@code sink}, as it is now,
+     * while the keyspace keeps changing; drive it with {@link KeyspaceSnapshot#step} and
+     * {@link #stopSnapshot} it when done. One at a time.
+     */
+    public KeyspaceSnapshot startSnapshot(KeyspaceSnapshot.Sink sink) {
+        if (snapshot != null) {
+            throw new IllegalStateException("a snapshot is already running");
+        }
+        snapshot = new KeyspaceSnapshot(this, slab, deadlines, sink);
+        return snapshot;
+    }
+
+    /** Stops telling {@code finished} about changes (it completed or was abandoned). */
+    public void stopSnapshot(KeyspaceSnapshot finished) {
+        if (snapshot == finished) {
+            snapshot = null;
+        }
+    }
+
     public void clear() {
         changes++;
+        // The old slab is left as it is: a running snapshot goes on over it, untouched.
+        snapshot = null;
         slab = new EntrySlab();
         table = new IncrementalHashTable(slab);
         deadlines = new DeadlineIndex();
@@ -241,7 +265,15 @@ public final class Keyspace {
         if (id == 0) {
             id = slab.allocate(PackedEntry.pack(key, value));
             table.insert(id, hash);
-        } else if (!PackedEntry.replaceValue(slab.packed(id), value)) {
+            if (snapshot != null) {
+                snapshot.created(id);
+            }
+            return id;
+        }
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+        if (!PackedEntry.replaceValue(slab.packed(id), value)) {
             slab.setPacked(id, PackedEntry.pack(key, value));
         }
         return id;
@@ -282,12 +314,18 @@ public final class Keyspace {
     }
 
     private void delete(int id, int hash) {
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
         table.remove(id, hash);
         setDeadline(id, PERSISTENT);
         slab.free(id);
     }
 
     private void setDeadline(int id, long deadline) {
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
         int slot = slab.deadlineSlot(id);
         if (deadline == PERSISTENT) {
             if (slot != 0) {

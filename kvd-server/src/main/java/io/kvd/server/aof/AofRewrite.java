@@ -1,0 +1,364 @@
+package io.kvd.server.aof;
+
+import io.kvd.codec.RespWriter;
+import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.KeyspaceSnapshot;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One AOF rewrite without fork (BGREWRITEAOF): writes the keyspace as it was when the rewrite
+ * started, as {@code SET key value [PXAT ms]} records, to a temporary file, then the records of
+ * every write made since, then renames it over the AOF and appends to it from then on.
+ *
+ * <p>The point-in-time copy is a {@link KeyspaceSnapshot}, advanced in steps of about
+ * {@link #STEP_NANOS} on the event loop, each rescheduled through the loop's task queue so client
+ * I/O runs between them. The records go in chunks to a writer thread that does the file I/O; the
+ * traversal pauses while more than {@link #MAX_IN_FLIGHT_BYTES} wait for it. Meanwhile the old
+ * file keeps getting every write as usual, and {@link AppendOnlyFile} copies each record it wrote
+ * into {@link #writesDuring}. When the snapshot is written, the writer appends most of that
+ * buffer and forces the file; the loop then appends the last small delta, renames over the AOF
+ * and switches the AOF to the new file (see {@link #switchFiles} for the forces). A crash before the rename
+ * leaves the old file complete; any failure deletes the temporary file and keeps the old log.
+ */
+final class AofRewrite {
+    private static final Logger log = LoggerFactory.getLogger(AofRewrite.class);
+    static final String TEMP_PREFIX = "temp-rewriteaof-";
+    /** Loop time per step: a command waits at most about this long behind the rewrite. */
+    private static final long STEP_NANOS = 1_000_000;
+    /** Ids the snapshot looks at between two reads of the clock. */
+    private static final int IDS_PER_CLOCK_READ = 256;
+    private static final int CHUNK_BYTES = 256 * 1024;
+    private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
+    /** The writes-during buffer is handed to the writer until at most this much is left for the loop. */
+    private static final int FINAL_DELTA_BYTES = 256 * 1024;
+    private static final int MAX_DRAIN_ROUNDS = 5;
+    private static final long WAIT_MICROS = 500;
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    private static final byte[] SET = {'S', 'E', 'T'};
+    private static final byte[] PXAT = {'P', 'X', 'A', 'T'};
+
+    private final Path file;
+    private final Path temp;
+    private final FileChannel out;
+    private final Keyspace keyspace;
+    /** Null when appendonly is off: then the snapshot alone is written, as Redis 7 does. */
+    private final AppendOnlyFile aof;
+    private final ScheduledExecutorService loop;
+    private final Consumer<Boolean> onEnd;
+    private final ExecutorService writer;
+    private final AtomicLong inFlight = new AtomicLong();
+    /** Set by the writer thread when a write failed; every later write is skipped. */
+    private volatile IOException writeFailure;
+    private final KeyspaceSnapshot snapshot;
+    private ByteBuf chunk = Unpooled.buffer(CHUNK_BYTES);
+    /** Records the AOF wrote since the start, not yet handed to the writer. */
+    private ByteBuf writesDuring = Unpooled.buffer(CHUNK_BYTES);
+    /** Records logged before the start but not yet written: the snapshot already holds their effect. */
+    private int recordsBeforeStart;
+    private long entries;
+    private Future<?> sync;
+    private int drainRounds;
+    private boolean ended;
+    private final long startNanos = System.nanoTime();
+    /**
+     * The longest step on the loop, for the log: what a command waited behind the rewrite at most,
+     * in wall time and in CPU time (on a busy machine the two differ by the time the thread was
+     * descheduled).
+     */
+    private long longestStepNanos;
+    private long longestStepCpuNanos;
+
+    private AofRewrite(Path file, FileChannel out, Keyspace keyspace, AppendOnlyFile aof, int recordsBeforeStart,
+                       ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+        this.file = file;
+        this.temp = tempFile(file);
+        this.out = out;
+        this.keyspace = keyspace;
+        this.aof = aof;
+        this.recordsBeforeStart = recordsBeforeStart;
+        this.loop = loop;
+        this.onEnd = onEnd;
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "kvd-aof-rewrite");
+            t.setDaemon(true);
+            return t;
+        });
+        this.snapshot = keyspace.startSnapshot(this::entry);
+    }
+
+    /**
+     * Starts rewriting {@code file} from {@code keyspace}; {@code onEnd} is called on the loop
+     * with true once the new file replaced the old one, false if the rewrite failed.
+     *
+     * @param aof the open AOF, or null when appendonly is off
+     * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
+     * @throws IOException if the temporary file cannot be created
+     */
+    static AofRewrite start(Path file, Keyspace keyspace, AppendOnlyFile aof, int recordsBeforeStart,
+                            ScheduledExecutorService loop, Consumer<Boolean> onEnd) throws IOException {
+        FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        AofRewrite rewrite = new AofRewrite(file, out, keyspace, aof, recordsBeforeStart, loop, onEnd);
+        if (aof != null) {
+            aof.copyWritesTo(rewrite);
+        }
+        log.info("Background append only file rewriting started ({} keys)", keyspace.size());
+        rewrite.schedule(0);
+        return rewrite;
+    }
+
+    static Path tempFile(Path file) {
+        return file.resolveSibling(TEMP_PREFIX + file.getFileName());
+    }
+
+    /** The AOF wrote {@code records} (its readable bytes) to the old file: keep the new ones. */
+    void written(ByteBuf records) {
+        int from = records.readerIndex() + recordsBeforeStart;
+        recordsBeforeStart = 0;
+        writesDuring.writeBytes(records, from, records.writerIndex() - from);
+    }
+
+    /** Stops the rewrite and deletes the temporary file (shutdown). */
+    void abort() {
+        fail("Background AOF rewrite aborted", null);
+    }
+
+    private void entry(byte[] key, byte[] value, long deadline) {
+        boolean withDeadline = deadline != Keyspace.PERSISTENT;
+        RespWriter.writeArrayHeader(chunk, withDeadline ? 5 : 3);
+        RespWriter.writeBulk(chunk, SET);
+        RespWriter.writeBulk(chunk, key);
+        RespWriter.writeBulk(chunk, value);
+        if (withDeadline) {
+            RespWriter.writeBulk(chunk, PXAT);
+            RespWriter.writeBulk(chunk, Long.toString(deadline));
+        }
+        entries++;
+    }
+
+    private void schedule(long delayMicros) {
+        loop.schedule(this::step, delayMicros, TimeUnit.MICROSECONDS);
+    }
+
+    /** One step on the loop: some of the snapshot, or a check on the writer, or the switch. */
+    private void step() {
+        long start = System.nanoTime();
+        long startCpu = CPU.getCurrentThreadCpuTime();
+        runStep();
+        longestStepNanos = Math.max(longestStepNanos, System.nanoTime() - start);
+        longestStepCpuNanos = Math.max(longestStepCpuNanos, CPU.getCurrentThreadCpuTime() - startCpu);
+    }
+
+    private void runStep() {
+        if (ended) {
+            return;
+        }
+        if (writeFailure != null) {
+            fail("Background AOF rewrite failed writing " + temp, writeFailure);
+        } else if (!snapshot.done()) {
+            snapshotStep();
+        } else if (inFlight.get() > 0 || sync != null && !sync.isDone()) {
+            schedule(WAIT_MICROS);
+        } else if (sync == null) {
+            drain();
+        } else {
+            synced();
+        }
+    }
+
+    private void snapshotStep() {
+        long deadline = System.nanoTime() + STEP_NANOS;
+        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !snapshot.step(IDS_PER_CLOCK_READ)) {
+            if (chunk.readableBytes() >= CHUNK_BYTES) {
+                chunk = handOff(chunk);
+            }
+            if (System.nanoTime() >= deadline) {
+                schedule(0);
+                return;
+            }
+        }
+        if (!snapshot.done()) {
+            schedule(WAIT_MICROS);
+            return;
+        }
+        keyspace.stopSnapshot(snapshot);
+        chunk = handOff(chunk);
+        log.info("AOF rewrite: {} keys of the snapshot serialized", entries);
+        schedule(0);
+    }
+
+    /** Hands the writes made meanwhile to the writer while there are many, then has it force the file. */
+    private void drain() {
+        if (writesDuring.readableBytes() > FINAL_DELTA_BYTES && drainRounds < MAX_DRAIN_ROUNDS) {
+            writesDuring = handOff(writesDuring);
+            drainRounds++;
+        } else {
+            sync = writer.submit(() -> {
+                out.force(true);
+                return null;
+            });
+        }
+        schedule(WAIT_MICROS);
+    }
+
+    private void synced() {
+        try {
+            sync.get();
+        } catch (ExecutionException e) {
+            fail("Background AOF rewrite failed syncing " + temp,
+                    e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (recordsBeforeStart > 0) {
+            // Records of the time before the start must reach the old file first; the new one
+            // must not get them (the snapshot holds their effect). The AOF retries every cron tick.
+            schedule(WAIT_MICROS);
+            return;
+        }
+        switchFiles();
+    }
+
+    /**
+     * The last delta, rename over the AOF, switch the AOF to the new file, force the directory.
+     * Under {@code appendfsync always} the delta (acknowledged writes) and the rename are forced
+     * here, before any later reply can leave; otherwise the AOF's background fsync covers the
+     * delta and the writer thread forces the directory, keeping the loop's pause short.
+     */
+    private void switchFiles() {
+        boolean always = aof != null && aof.syncsEveryWrite();
+        long start = System.nanoTime();
+        long size;
+        try {
+            size = out.size();
+            ByteBuffer delta = writesDuring.nioBuffer();
+            while (delta.hasRemaining()) {
+                size += out.write(delta, size);
+            }
+            if (always) {
+                out.force(true);
+            }
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            fail("Background AOF rewrite failed replacing " + file, e);
+            return;
+        }
+        if (aof != null) {
+            aof.switchTo(out, size, always);
+        }
+        if (always) {
+            forceDirectory();
+        } else {
+            writer.execute(this::forceDirectory);
+        }
+        if (aof == null) {
+            writer.execute(() -> closeQuietly(out));
+        }
+        end();
+        log.info("Background AOF rewrite finished successfully: {} keys, {} bytes in {} ms; longest step on the event "
+                + "loop {} us ({} us CPU), the switch {} us", entries, size, (System.nanoTime() - startNanos) / 1_000_000,
+                longestStepNanos / 1000, longestStepCpuNanos / 1000, (System.nanoTime() - start) / 1000);
+        onEnd.accept(true);
+    }
+
+    /** Makes the rename itself durable (fsync of the directory, as Redis does after its rename). */
+    private void forceDirectory() {
+        try (FileChannel dir = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            log.warn("AOF rewrite: could not fsync the directory of {}: {}", file, e.toString());
+        }
+    }
+
+    private ByteBuf handOff(ByteBuf records) {
+        int bytes = records.readableBytes();
+        if (bytes == 0) {
+            return records;
+        }
+        inFlight.addAndGet(bytes);
+        writer.execute(() -> {
+            try {
+                if (writeFailure == null) {
+                    ByteBuffer buffer = records.nioBuffer();
+                    while (buffer.hasRemaining()) {
+                        out.write(buffer);
+                    }
+                }
+            } catch (IOException e) {
+                writeFailure = e;
+            } finally {
+                inFlight.addAndGet(-bytes);
+            }
+        });
+        return Unpooled.buffer(CHUNK_BYTES);
+    }
+
+    /** Ends the rewrite without replacing the file: the old log stays in use. */
+    private void fail(String what, IOException cause) {
+        if (ended) {
+            return;
+        }
+        if (cause != null) {
+            log.warn("{}: {}; the old AOF stays in use", what, cause.toString());
+        } else {
+            log.warn("{}; the temporary file is deleted", what);
+        }
+        // After any write still queued (each now skipped): the writer closes and deletes the file.
+        writeFailure = cause != null ? cause : new IOException("aborted");
+        writer.execute(() -> {
+            closeQuietly(out);
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                log.warn("Could not delete the temporary AOF rewrite file {}: {}", temp, e.toString());
+            }
+        });
+        end();
+        onEnd.accept(false);
+    }
+
+    private void end() {
+        ended = true;
+        keyspace.stopSnapshot(snapshot);
+        if (aof != null) {
+            aof.stopCopyingWrites();
+        }
+        writer.shutdown();
+    }
+
+    /** Waits a little for the writer to finish (deleting the temporary file after an abort). */
+    void awaitWriter() throws InterruptedException {
+        writer.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            log.warn("Could not close the rewritten AOF: {}", e.toString());
+        }
+    }
+}

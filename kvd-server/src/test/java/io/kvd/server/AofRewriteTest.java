@@ -1,0 +1,301 @@
+package io.kvd.server;
+
+import io.kvd.codec.RespReply;
+import io.kvd.codec.RespReply.BulkString;
+import io.kvd.codec.RespReply.SimpleString;
+import io.kvd.server.aof.AofCheck;
+import io.kvd.server.config.ConfigBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** BGREWRITEAOF and automatic rewrites against an in-process kvd writing its AOF to a temporary dir. */
+class AofRewriteTest {
+    private static final SimpleString STARTED = new SimpleString("Background append only file rewriting started");
+    private static final long FAR_FUTURE_MS = 4_000_000_000_000L;
+
+    @TempDir
+    Path dir;
+    private KvdServer server;
+
+    private int start(String... options) throws InterruptedException {
+        ConfigBuilder config = ConfigBuilder.forTests().dir(dir).option("appendonly", "yes");
+        for (int i = 0; i < options.length; i += 2) {
+            config.option(options[i], options[i + 1]);
+        }
+        server = KvdServer.start(config.build());
+        return server.port();
+    }
+
+    private int restart() throws InterruptedException {
+        server.close();
+        return start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Path aof() {
+        return dir.resolve("appendonly.aof");
+    }
+
+    /** Waits (generously: the machine may be busy) until INFO persistence shows {@code rewrites} rewrites done. */
+    private static void awaitRewrites(RespConnection c, long rewrites) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (c.infoField("persistence", "aof_rewrites") < rewrites) {
+            assertThat(System.nanoTime()).as("rewrite %d not done in 120 s", rewrites).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private static void fill(RespConnection c, int keys) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < keys; i++) {
+            out.writeBytes(RespConnection.encode("SET", "key:" + i, "value:" + i));
+        }
+        c.send(out.toByteArray());
+        for (int i = 0; i < keys; i++) {
+            c.read();
+        }
+    }
+
+    @Test
+    void bgrewriteaofWritesTheLiveKeysAsSetRecords() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            c.call("SET", "a", "1");
+            c.call("SET", "b", "2", "PXAT", String.valueOf(FAR_FUTURE_MS));
+            c.call("INCR", "a");
+            c.call("SET", "gone", "x");
+            c.call("DEL", "gone");
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo(STARTED);
+            awaitRewrites(c, 1);
+        }
+        assertThat(Files.readString(aof())).isEqualTo("*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n2\r\n"
+                + "*5\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n$4\r\nPXAT\r\n$13\r\n" + FAR_FUTURE_MS + "\r\n");
+    }
+
+    @Test
+    void rewrittenFilePassesTheCheckAndLoadsAfterRestart() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            fill(c, 1000);
+            c.call("BGREWRITEAOF");
+            awaitRewrites(c, 1);
+            c.call("SET", "after", "rewrite");
+        }
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        assertThat(AofCheck.run(aof(), false, new PrintStream(report))).as(report.toString()).isZero();
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("DBSIZE")).isEqualTo(new RespReply.Integer(1001));
+            assertThat(c.call("GET", "key:999")).isEqualTo(BulkString.of("value:999"));
+            assertThat(c.call("GET", "after")).isEqualTo(BulkString.of("rewrite"));
+        }
+    }
+
+    @Test
+    void bgrewriteaofWhileOneRunsIsRefused() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            fill(c, 20_000);
+            // One write: both run in the same batch, before the first step of the rewrite.
+            c.send(RespConnection.encode("BGREWRITEAOF"));
+            c.send(RespConnection.encode("BGREWRITEAOF"));
+            assertThat(c.read()).isEqualTo(STARTED);
+            RespReply second = c.read();
+            if (second.equals(STARTED)) {
+                // The two writes arrived in two reads and the first rewrite finished in between.
+                assertThat(c.infoField("persistence", "aof_rewrites")).isPositive();
+            } else {
+                assertThat(second).isEqualTo(
+                        new RespReply.Error("ERR Background append only file rewriting already in progress"));
+            }
+        }
+    }
+
+    @Test
+    void infoPersistenceReportsTheRewrite() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            c.call("SET", "a", "1");
+            assertThat(c.infoField("persistence", "aof_rewrites")).isZero();
+            assertThat(c.infoField("persistence", "aof_last_rewrite_time_sec")).isEqualTo(-1);
+            c.call("BGREWRITEAOF");
+            awaitRewrites(c, 1);
+            String info = ((BulkString) c.call("INFO", "persistence")).utf8();
+            // Redis's names and order; the rewrite's duration in whole seconds is 0 unless the machine crawls.
+            assertThat(info).containsPattern("aof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
+                    + "aof_last_rewrite_time_sec:\\d+\r\naof_current_rewrite_time_sec:-1\r\n"
+                    + "aof_last_bgrewrite_status:ok\r\naof_rewrites:1\r\naof_rewrites_consecutive_failures:0\r\n"
+                    + "aof_last_write_status:ok\r\naof_current_size:27\r\naof_base_size:27\r\n");
+        }
+    }
+
+    @Test
+    void bgrewriteaofThatCannotCreateItsFileIsAnError() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            Files.createDirectories(dir.resolve("temp-rewriteaof-appendonly.aof").resolve("blocked"));
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo(new RespReply.Error(
+                    "ERR Can't execute an AOF background rewriting. Please check the server logs for more information."));
+            assertThat(((BulkString) c.call("INFO", "persistence")).utf8()).contains("aof_last_bgrewrite_status:err");
+        }
+    }
+
+    @Test
+    void leftoverTemporaryFileIsDeletedAtStart() throws Exception {
+        Path leftover = Files.writeString(dir.resolve("temp-rewriteaof-appendonly.aof"), "*1\r\n$3\r\nSET");
+        start();
+        assertThat(leftover).doesNotExist();
+    }
+
+    @Test
+    void shutdownDuringARewriteDeletesItsFileAndKeepsTheLog() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            fill(c, 20_000);
+            c.call("BGREWRITEAOF");
+        }
+        server.close();
+        assertThat(dir.resolve("temp-rewriteaof-appendonly.aof")).doesNotExist();
+        try (RespConnection c = new RespConnection(start())) {
+            assertThat(c.call("DBSIZE")).isEqualTo(new RespReply.Integer(20_000));
+        }
+    }
+
+    @Test
+    void automaticRewriteStartsWhenTheFileDoubledPastTheMinimumSize() throws Exception {
+        try (RespConnection c = new RespConnection(start("hz", "100", "auto-aof-rewrite-min-size", "4096"))) {
+            for (int i = 0; i < 200; i++) {
+                c.call("SET", "same", "value:" + i);
+            }
+            awaitRewrites(c, 1);
+            // The rewrite kept one record of the key, plus the writes made while it ran.
+            assertThat(c.infoField("persistence", "aof_base_size")).isLessThan(4096);
+        }
+    }
+
+    @Test
+    void automaticRewriteWaitsWhileThePercentageIsZeroAndFollowsConfigSet() throws Exception {
+        try (RespConnection c = new RespConnection(start("hz", "100", "auto-aof-rewrite-min-size", "1kb",
+                "auto-aof-rewrite-percentage", "0"))) {
+            for (int i = 0; i < 100; i++) {
+                c.call("SET", "same", "value:" + i);
+            }
+            assertThat(c.infoField("persistence", "aof_rewrites")).isZero();
+            assertThat(c.call("CONFIG", "SET", "auto-aof-rewrite-percentage", "100")).isEqualTo(new SimpleString("OK"));
+            awaitRewrites(c, 1);
+        }
+    }
+
+    /**
+     * Clients INCR counters while rewrites run back to back; after a restart every counter holds
+     * exactly the number of acknowledged increments: none lost, none applied twice.
+     */
+    @Test
+    void incrementsDuringRewritesAreCountedExactlyOnceAfterRestart() throws Exception {
+        int port = start("appendfsync", "always");
+        int clients = 4;
+        int increments = 3000;
+        try (RespConnection control = new RespConnection(port)) {
+            fill(control, 5000);
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < clients; w++) {
+                String counter = "counter:" + (w % 2);
+                writers.add(pool.submit(() -> {
+                    try (RespConnection c = new RespConnection(port)) {
+                        for (int i = 0; i < increments; i++) {
+                            c.call("INCR", counter);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            long rewrites = 0;
+            while (writers.stream().anyMatch(f -> !f.isDone())) {
+                if (control.call("BGREWRITEAOF").equals(STARTED)) {
+                    awaitRewrites(control, ++rewrites);
+                }
+            }
+            for (Future<?> f : writers) {
+                f.get();
+            }
+            pool.shutdown();
+            assertThat(rewrites).isPositive();
+        }
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("GET", "counter:0")).isEqualTo(BulkString.of(String.valueOf(2 * increments)));
+            assertThat(c.call("GET", "counter:1")).isEqualTo(BulkString.of(String.valueOf(2 * increments)));
+        }
+    }
+
+    /**
+     * A seeded random mix of writes (overwrites, deletes, renames, deadlines set and removed,
+     * appends, increments, an occasional FLUSHALL) while rewrites run: after a restart from the
+     * rewritten file the keyspace is exactly what it was.
+     */
+    @Test
+    void randomWritesDuringRewritesSurviveARestart() throws Exception {
+        long seed = Long.getLong("kvd.test.seed", 20_250_202L);
+        System.out.println("AofRewriteTest seed " + seed + " (override with -Dkvd.test.seed=N)");
+        SplittableRandom random = new SplittableRandom(seed);
+        Map<String, String> before;
+        try (RespConnection c = new RespConnection(start())) {
+            for (int round = 0; round < 5; round++) {
+                fill(c, 3000);
+                c.call("BGREWRITEAOF");
+                for (int i = 0; i < 2000; i++) {
+                    c.call(randomWrite(random));
+                }
+                awaitRewrites(c, round + 1);
+            }
+            before = dump(c);
+        }
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(dump(c)).isEqualTo(before);
+        }
+    }
+
+    private static String[] randomWrite(SplittableRandom random) {
+        String key = "key:" + random.nextInt(4000);
+        String other = "key:" + random.nextInt(4000);
+        String value = "v" + random.nextInt(100_000);
+        return switch (random.nextInt(10)) {
+            case 0, 1 -> new String[]{"SET", key, value};
+            case 2 -> new String[]{"SET", key, value, "PXAT", String.valueOf(FAR_FUTURE_MS + random.nextInt(1000))};
+            case 3 -> new String[]{"DEL", key};
+            case 4 -> new String[]{"RENAME", key, other};
+            case 5 -> new String[]{"PEXPIREAT", key, String.valueOf(FAR_FUTURE_MS + random.nextInt(1000))};
+            case 6 -> new String[]{"PERSIST", key};
+            case 7 -> new String[]{"APPEND", key, "+"};
+            case 8 -> new String[]{"INCR", "counter:" + random.nextInt(10)};
+            default -> random.nextInt(500) == 0 ? new String[]{"FLUSHALL"} : new String[]{"SETRANGE", key, "1", "xy"};
+        };
+    }
+
+    /** Every key with its value and absolute deadline. */
+    private static Map<String, String> dump(RespConnection c) throws IOException {
+        Map<String, String> keys = new TreeMap<>();
+        for (RespReply key : ((RespReply.Array) c.call("KEYS", "*")).elements()) {
+            String name = ((BulkString) key).utf8();
+            keys.put(name, ((BulkString) c.call("GET", name)).utf8() + "@" + c.call("PEXPIRETIME", name));
+        }
+        return keys;
+    }
+}

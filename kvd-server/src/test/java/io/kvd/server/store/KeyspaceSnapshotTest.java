@@ -1,0 +1,216 @@
+package io.kvd.server.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static io.kvd.server.store.Keyspace.PERSISTENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A snapshot hands out every key live at its start exactly once, with the value and deadline of
+ * that moment, whatever the keyspace does while it runs; keys created later are never handed out.
+ */
+class KeyspaceSnapshotTest {
+    private static final long NOW = 1_700_000_000_000L;
+
+    private final Keyspace keyspace = new Keyspace(3);
+    /** What the snapshot handed out: key to "value@deadline". */
+    private final Map<String, String> handedOut = new HashMap<>();
+    private final List<String> duplicates = new ArrayList<>();
+
+    KeyspaceSnapshotTest() {
+        keyspace.setTime(NOW);
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private KeyspaceSnapshot start() {
+        return keyspace.startSnapshot((key, value, deadline) -> {
+            String k = new String(key, StandardCharsets.UTF_8);
+            if (handedOut.put(k, new String(value, StandardCharsets.UTF_8) + "@" + deadline) != null) {
+                duplicates.add(k);
+            }
+        });
+    }
+
+    private void finish(KeyspaceSnapshot snapshot) {
+        while (!snapshot.step(3)) {
+            // Each step looks at 3 more ids.
+        }
+        keyspace.stopSnapshot(snapshot);
+        assertThat(duplicates).isEmpty();
+    }
+
+    private void putKeys(int n) {
+        for (int i = 0; i < n; i++) {
+            keyspace.put(b("k" + i), b("v" + i), PERSISTENT);
+        }
+    }
+
+    @Test
+    void handsOutEveryKeyWithItsDeadline() {
+        putKeys(3);
+        keyspace.put(b("t"), b("x"), NOW + 500);
+        finish(start());
+        assertThat(handedOut).containsOnly(Map.entry("k0", "v0@-1"), Map.entry("k1", "v1@-1"),
+                Map.entry("k2", "v2@-1"), Map.entry("t", "x@" + (NOW + 500)));
+    }
+
+    @Test
+    void overwriteAheadOfTheTraversalHandsOutTheOldValue() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.put(b("k19"), b("new"), PERSISTENT);
+        keyspace.putKeepingDeadline(b("k18"), b("vX8"));
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k19", "v19@-1").containsEntry("k18", "v18@-1").hasSize(20);
+    }
+
+    @Test
+    void removalAheadOfTheTraversalHandsOutTheKeyFirst() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.remove(b("k15"));
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k15", "v15@-1").hasSize(20);
+    }
+
+    @Test
+    void deadlineChangeAheadOfTheTraversalHandsOutTheOldDeadline() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.setDeadline(b("k17"), NOW + 1000);
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k17", "v17@-1");
+    }
+
+    @Test
+    void renameHandsOutBothKeysAsTheyWere() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.rename(b("k16"), b("k17"));
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k16", "v16@-1").containsEntry("k17", "v17@-1").hasSize(20);
+    }
+
+    @Test
+    void keyCreatedDuringTheSnapshotIsNotHandedOut() {
+        putKeys(5);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.put(b("late"), b("x"), PERSISTENT);
+        finish(snapshot);
+        assertThat(handedOut).doesNotContainKey("late").hasSize(5);
+    }
+
+    @Test
+    void keyRecreatedOnAReusedIdIsNotHandedOut() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.remove(b("k12"));
+        keyspace.put(b("reuses-the-id"), b("x"), PERSISTENT);
+        keyspace.put(b("k12"), b("again"), PERSISTENT);
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k12", "v12@-1").doesNotContainKey("reuses-the-id").hasSize(20);
+    }
+
+    @Test
+    void keyExpiredBeforeTheTraversalReachesItIsSkipped() {
+        putKeys(5);
+        keyspace.put(b("t"), b("x"), NOW + 10);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.setTime(NOW + 11);
+        finish(snapshot);
+        assertThat(handedOut).doesNotContainKey("t").hasSize(5);
+    }
+
+    @Test
+    void flushGoesOnOverTheEntriesOfTheStart() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        snapshot.step(5);
+        keyspace.clear();
+        keyspace.put(b("k3"), b("after"), PERSISTENT);
+        keyspace.put(b("fresh"), b("x"), PERSISTENT);
+        finish(snapshot);
+        assertThat(handedOut).containsEntry("k3", "v3@-1").doesNotContainKey("fresh").hasSize(20);
+    }
+
+    /**
+     * A seeded random mix of every kind of change (overwrites of the same and another length,
+     * deletes, deadlines set and removed, renames, lazy and active expiry, re-creation on reused
+     * ids), the clock moving, interleaved with snapshot steps: the snapshot equals the keyspace of
+     * the start, except keys whose deadline passed meanwhile, which may be skipped.
+     */
+    @Test
+    void snapshotIsTheKeyspaceAtTheStartUnderRandomChanges() {
+        long seed = Long.getLong("snapshot.seed", 20_250_101L);
+        System.out.println("KeyspaceSnapshotTest seed " + seed + " (override with -Dsnapshot.seed=N)");
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 20; round++) {
+            handedOut.clear();
+            keyspace.clear();
+            long now = NOW;
+            keyspace.setTime(now);
+            int range = 200 + random.nextInt(2000);
+            for (int i = 0; i < range; i++) {
+                randomChange(random, range, now);
+            }
+            Map<String, String> atStart = new HashMap<>();
+            Map<String, Long> deadlines = new HashMap<>();
+            List<byte[]> keys = new ArrayList<>();
+            keyspace.forEachKey(keys::add);
+            for (byte[] key : keys) {
+                String k = new String(key, StandardCharsets.UTF_8);
+                long deadline = keyspace.deadline(key);
+                atStart.put(k, new String(keyspace.get(key), StandardCharsets.UTF_8) + "@" + deadline);
+                deadlines.put(k, deadline);
+            }
+            KeyspaceSnapshot snapshot = start();
+            while (!snapshot.step(1 + random.nextInt(8))) {
+                for (int i = random.nextInt(12); i > 0; i--) {
+                    randomChange(random, range, now);
+                }
+                if (random.nextInt(20) == 0) {
+                    now += random.nextInt(50);
+                    keyspace.setTime(now);
+                    keyspace.expireSample(20, new long[2]);
+                }
+                keyspace.rehashStep(10_000);
+            }
+            keyspace.stopSnapshot(snapshot);
+            keyspace.checkInvariants();
+            assertThat(duplicates).isEmpty();
+            long end = now;
+            atStart.forEach((key, entry) -> {
+                if (deadlines.get(key) == PERSISTENT || deadlines.get(key) >= end) {
+                    assertThat(handedOut).containsEntry(key, entry);
+                } else if (handedOut.containsKey(key)) {
+                    assertThat(handedOut.get(key)).isEqualTo(entry);
+                }
+            });
+            assertThat(atStart.keySet()).containsAll(handedOut.keySet());
+        }
+    }
+
+    private void randomChange(SplittableRandom random, int range, long now) {
+        byte[] key = b("k" + random.nextInt(range));
+        byte[] value = b("v" + random.nextInt(1000));
+        switch (random.nextInt(8)) {
+            case 0, 1 -> keyspace.put(key, value, random.nextInt(4) == 0 ? now + random.nextInt(200) : PERSISTENT);
+            case 2 -> keyspace.putKeepingDeadline(key, value);
+            case 3 -> keyspace.remove(key);
+            case 4 -> keyspace.setDeadline(key, random.nextBoolean() ? PERSISTENT : now + random.nextInt(200));
+            case 5 -> keyspace.rename(key, b("k" + random.nextInt(range)));
+            case 6 -> keyspace.get(key);
+            default -> keyspace.randomKey();
+        }
+    }
+}
