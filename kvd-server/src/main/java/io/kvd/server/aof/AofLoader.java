@@ -24,6 +24,8 @@ public final class AofLoader {
     private static final Logger log = LoggerFactory.getLogger(AofLoader.class);
     /** Replies of replayed commands are dropped once this much has piled up. */
     private static final int REPLY_DISCARD_BYTES = 1 << 20;
+    /** Records read before the keyspace is sized for the whole file, from their average length. */
+    private static final long SIZING_SAMPLE_RECORDS = 1024;
 
     /** What one replay did. */
     public record Result(long records, long bytes, long truncatedBytes, long wallNanos, long cpuNanos) {
@@ -63,6 +65,9 @@ public final class AofLoader {
                     client = new Client(server, UnpooledByteBufAllocator.DEFAULT, ReplayConnection.INSTANCE);
                 }
                 commands.call(client, argv);
+                if (reader.records() == SIZING_SAMPLE_RECORDS) {
+                    server.keyspace().reserve(expectedRecords(reader));
+                }
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {
                     client.reply().discard();
                 }
@@ -81,9 +86,15 @@ public final class AofLoader {
             long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - startCpu;
             return new Result(reader.records(), reader.validUpTo(), truncated, System.nanoTime() - startNanos, cpu);
         } finally {
+            server.keyspace().reserve(0);
             server.keyspace().setTime(now);
             server.commandLog().setEnabled(logging);
         }
+    }
+
+    /** As many records as the file holds if the rest are as long as those read so far: about one key each. */
+    private static int expectedRecords(AofReader reader) {
+        return (int) Math.min(Integer.MAX_VALUE, reader.fileSize() * reader.records() / reader.validUpTo());
     }
 
     /** The replay client's connection: nowhere. */
