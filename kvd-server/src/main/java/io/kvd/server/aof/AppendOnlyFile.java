@@ -11,15 +11,25 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The open AOF: takes the records the commands of an event-loop iteration logged and writes them
- * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller flushes
- * the iteration's replies only when that returned true, so no reply leaves before its record.
+ * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller holds each
+ * iteration's replies until {@link #durableSize} reaches the {@link #loggedSize} it had after
+ * that iteration, so no reply leaves before its record (and under {@code always}, before the
+ * fsync that covers it).
+ *
+ * <p>Under {@code always} the fsync runs on its own thread while the loop goes on serving (fsync
+ * pipelining, as databases commit): one fsync at a time covers everything written before it
+ * started; when it ends, the loop is told ({@link #onDurable}) and the next one starts at once if
+ * more was written meanwhile. So the loop never blocks on the disk, and one fsync covers every
+ * iteration that ran while the previous one was in progress.
  *
  * <p>A failed write or fsync keeps the records, refuses writes with MISCONF (through
  * {@link CommandLog#failure}) and is retried by the next commit, which the cron makes every tick.
@@ -28,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Under {@code everysec} the fsync runs on its own thread. If one runs longer than
  * {@link #FSYNC_STALL_NANOS}, writes wait for it (Redis's postponed write, counted as a delayed
- * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread.
+ * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread,
+ * which hands its results back through the loop's executor.
  */
 public final class AppendOnlyFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AppendOnlyFile.class);
@@ -37,10 +48,17 @@ public final class AppendOnlyFile implements AutoCloseable {
 
     private final FileChannel channel;
     private final CommandLog commandLog;
+    /** The event loop: where the end of a background fsync under {@code always} is handled. */
+    private final Executor loop;
+    private Runnable durableListener = () -> { };
     private FsyncPolicy policy;
     private ExecutorService fsyncThread;
     /** Bytes of the file written and known good: the next write starts here. */
     private long size;
+    /** Under {@code always}: bytes of the file known to be on disk. */
+    private long syncedSize;
+    /** Under {@code always}: an fsync is running on the fsync thread. */
+    private boolean syncing;
     private boolean unsynced;
     private Future<?> fsync;
     private long fsyncStartNanos = System.nanoTime() - SECOND_NANOS;
@@ -48,17 +66,35 @@ public final class AppendOnlyFile implements AutoCloseable {
     private boolean fsyncFailed;
     private long delayedFsyncs;
 
-    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy, Executor loop) throws IOException {
         this.channel = channel;
         this.commandLog = commandLog;
         this.policy = policy;
+        this.loop = loop;
         this.size = channel.size();
+        this.syncedSize = size;
     }
 
-    /** Opens (creating if need be) the file for appending at its end. */
-    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+    /** Opens (creating if need be) the file for appending at its end; {@code loop} is the event loop. */
+    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy, Executor loop)
+            throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        return new AppendOnlyFile(channel, commandLog, policy);
+        return new AppendOnlyFile(channel, commandLog, policy, loop);
+    }
+
+    /** Runs {@code listener} on the loop each time a background fsync under {@code always} made more durable. */
+    public void onDurable(Runnable listener) {
+        this.durableListener = listener;
+    }
+
+    /** The end of the log, counting records logged and not yet written: what a reply given now waits for. */
+    public long loggedSize() {
+        return size + commandLog.records().readableBytes();
+    }
+
+    /** How far the log may be acknowledged: synced under {@code always}, written under the other policies. */
+    public long durableSize() {
+        return policy == FsyncPolicy.ALWAYS ? syncedSize : size;
     }
 
     /** CONFIG SET appendfsync */
@@ -68,8 +104,8 @@ public final class AppendOnlyFile implements AutoCloseable {
 
     /**
      * Writes the records logged since the last commit in one write and, under {@code always},
-     * forces them to disk. True when every record logged so far is written (and synced, under
-     * {@code always}): the replies of the commands that logged them may leave.
+     * starts forcing them to disk unless an fsync is running (its end starts the next). True when
+     * every record logged so far is durable ({@link #durableSize}): every reply may leave.
      */
     public boolean commit() {
         try {
@@ -92,20 +128,19 @@ public final class AppendOnlyFile implements AutoCloseable {
                 return false;
             }
         }
-        if (unsynced && policy == FsyncPolicy.ALWAYS && !sync()) {
-            return false;
-        }
-        if (policy == FsyncPolicy.EVERYSEC) {
+        if (policy == FsyncPolicy.ALWAYS) {
+            startSyncIfBehind();
+        } else if (policy == FsyncPolicy.EVERYSEC) {
             startBackgroundFsyncIfDue();
         }
         if (!fsyncFailed) {
             healthy();
         }
-        return true;
+        return durableSize() == loggedSize();
     }
 
     private boolean fsyncInProgress() {
-        return fsync != null && !fsync.isDone();
+        return syncing || fsync != null && !fsync.isDone();
     }
 
     /** Writes what is left and forces it to disk (SHUTDOWN, SIGTERM); the file is closed after. */
@@ -145,16 +180,47 @@ public final class AppendOnlyFile implements AutoCloseable {
         return true;
     }
 
-    private boolean sync() {
-        try {
-            channel.force(false);
-        } catch (IOException e) {
-            failed("fsync", e);
-            return false;
+    /** Under {@code always}: forces what is written and not yet synced, on the fsync thread. */
+    private void startSyncIfBehind() {
+        if (syncing || syncedSize == size) {
+            return;
         }
-        unsynced = false;
-        fsyncFailed = false;
-        return true;
+        syncing = true;
+        long upTo = size;
+        fsyncThread().execute(() -> {
+            IOException failure = null;
+            try {
+                channel.force(false);
+            } catch (IOException e) {
+                failure = e;
+            }
+            IOException result = failure;
+            try {
+                loop.execute(() -> synced(upTo, result));
+            } catch (RejectedExecutionException e) {
+                // The loop is shutting down; close() forces the file itself.
+            }
+        });
+    }
+
+    /**
+     * On the loop, after a background fsync under {@code always}: a success makes its bytes durable
+     * and starts the next fsync if more was written meanwhile; a failure refuses writes (MISCONF)
+     * until a later commit's fsync succeeds.
+     */
+    private void synced(long upTo, IOException failure) {
+        syncing = false;
+        fsyncFailed = failure != null;
+        if (fsyncFailed) {
+            failed("fsync", failure);
+        } else {
+            syncedSize = upTo;
+            if (policy == FsyncPolicy.ALWAYS) {
+                startSyncIfBehind();
+            }
+        }
+        commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
+        durableListener.run();
     }
 
     /** Redis's postponed write: true while a background fsync has run for more than 2 s. */
@@ -193,6 +259,15 @@ public final class AppendOnlyFile implements AutoCloseable {
         if (!unsynced || fsyncInProgress() || now - fsyncStartNanos < SECOND_NANOS) {
             return;
         }
+        fsyncStartNanos = now;
+        unsynced = false;
+        fsync = fsyncThread().submit(() -> {
+            channel.force(false);
+            return null;
+        });
+    }
+
+    private ExecutorService fsyncThread() {
         if (fsyncThread == null) {
             fsyncThread = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "kvd-aof-fsync");
@@ -200,12 +275,7 @@ public final class AppendOnlyFile implements AutoCloseable {
                 return t;
             });
         }
-        fsyncStartNanos = now;
-        unsynced = false;
-        fsync = fsyncThread.submit(() -> {
-            channel.force(false);
-            return null;
-        });
+        return fsyncThread;
     }
 
     private void failed(String operation, IOException e) {
