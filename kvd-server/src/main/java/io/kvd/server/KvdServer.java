@@ -208,11 +208,12 @@ public final class KvdServer implements AutoCloseable {
                     + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
                     + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
         }
-        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()));
+        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()), loop);
         state.commandLog().setEnabled(true);
         state.keyspace().setTime(System.currentTimeMillis());
         int expired = state.keyspace().removeExpired();
-        if (!aof.commit()) {
+        aof.commit();
+        if (state.commandLog().failure() != null) {
             throw new IllegalStateException("cannot write the append only file " + file + ": "
                     + state.commandLog().failure());
         }

@@ -16,7 +16,7 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Startup replay: every record of the AOF runs through the command table, as a client's command
- * would, with the log off. As Redis loads: nothing expires while loading (the clock stands at 0,
+ * would, with the log off; the file is read and parsed on another thread meanwhile. As Redis loads: nothing expires while loading (the clock stands at 0,
  * so no deadline has passed; the caller sweeps afterwards), a torn last record is cut off with a
  * warning (aof-load-truncated yes), and anything else unreadable stops the start.
  */
@@ -24,8 +24,10 @@ public final class AofLoader {
     private static final Logger log = LoggerFactory.getLogger(AofLoader.class);
     /** Replies of replayed commands are dropped once this much has piled up. */
     private static final int REPLY_DISCARD_BYTES = 1 << 20;
+    /** Records read before the keyspace is sized for the whole file, from their average length. */
+    private static final long SIZING_SAMPLE_RECORDS = 1024;
 
-    /** What one replay did. */
+    /** What one replay did; the CPU time is the loop's and the reading thread's. */
     public record Result(long records, long bytes, long truncatedBytes, long wallNanos, long cpuNanos) {
     }
 
@@ -49,8 +51,8 @@ public final class AofLoader {
         long now = server.keyspace().now();
         server.commandLog().setEnabled(false);
         server.keyspace().setTime(0);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            AofReader reader = new AofReader(channel);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             ReadAheadAofReader reader = new ReadAheadAofReader(new AofReader(channel))) {
             Client client = null;
             long recordStart = 0;
             for (byte[][] argv; (argv = reader.next()) != null; recordStart = reader.validUpTo()) {
@@ -67,6 +69,9 @@ public final class AofLoader {
                     client.obeyEverySlot();
                 }
                 commands.call(client, argv);
+                if (reader.records() == SIZING_SAMPLE_RECORDS) {
+                    server.keyspace().reserve(expectedRecords(reader));
+                }
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {
                     client.reply().discard();
                 }
@@ -82,12 +87,18 @@ public final class AofLoader {
                 channel.truncate(reader.validUpTo());
                 channel.force(true);
             }
-            long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - startCpu;
+            long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - startCpu + reader.readerCpuNanos();
             return new Result(reader.records(), reader.validUpTo(), truncated, System.nanoTime() - startNanos, cpu);
         } finally {
+            server.keyspace().reserve(0);
             server.keyspace().setTime(now);
             server.commandLog().setEnabled(logging);
         }
+    }
+
+    /** As many records as the file holds if the rest are as long as those read so far: about one key each. */
+    private static int expectedRecords(ReadAheadAofReader reader) {
+        return (int) Math.min(Integer.MAX_VALUE, reader.fileSize() * reader.records() / reader.validUpTo());
     }
 
     /** The replay client's connection: nowhere. */

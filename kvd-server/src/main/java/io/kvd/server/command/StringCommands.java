@@ -30,7 +30,8 @@ final class StringCommands {
         if (options.get) {
             client.reply().bulk(keyspace.get(argv[1]));
         }
-        boolean found = keyspace.exists(argv[1]);
+        // Only NX and XX look first; the store's own lookup expires a due key either way.
+        boolean found = (options.nx || options.xx) && keyspace.exists(argv[1]);
         if ((options.nx && found) || (options.xx && !found)) {
             if (!options.get) {
                 client.reply().nullBulk();

@@ -21,6 +21,8 @@ final class IncrementalHashTable {
     private static final int BUCKETS_PER_CLOCK_READ = 100;
     /** Shrink once fewer than one bucket in this many holds an entry. */
     private static final int SHRINK_BELOW_ONE_IN = 8;
+    /** Largest reservation honoured: its bucket count still fits an int. */
+    private static final int MAX_RESERVED = 1 << 29;
 
     private final EntrySlab slab;
     /** Redis's ht_table[0]: while resizing, its buckets below {@link #rehashIndex} are empty. */
@@ -29,6 +31,8 @@ final class IncrementalHashTable {
     private BucketTable target;
     private int rehashIndex;
     private int size;
+    /** The table never shrinks below this many buckets: MIN_BUCKETS, or what {@link #reserve} asked for. */
+    private int minLength = MIN_BUCKETS;
 
     IncrementalHashTable(EntrySlab slab) {
         this.slab = slab;
@@ -101,19 +105,36 @@ final class IncrementalHashTable {
     }
 
     /**
-     * Starts a resize when the load leaves [1/8, 1]: growing to the next power of two above the
-     * size, shrinking to the smallest one that holds it. Both land inside the range, so a finished
-     * resize never asks for another unless the size moved meanwhile.
+     * Keeps at least enough buckets for {@code entries} until called again (0 releases it, and a
+     * table left sparse then shrinks): a load that knows about how many entries are coming sizes
+     * the table once instead of growing it ~20 times, each growth moving every entry (Redis
+     * expands its dict by the key count an RDB file announces).
+     */
+    void reserve(int entries) {
+        minLength = Math.max(MIN_BUCKETS, bucketsFor(Math.min(entries, MAX_RESERVED)));
+        resizeIfNeeded();
+    }
+
+    /**
+     * Starts a resize when the load leaves [1/8, 1] or the table is below its reserved length:
+     * growing to the next power of two above the size, shrinking to the smallest one that holds
+     * it (never below the reservation). Each lands inside the range, so a finished resize never
+     * asks for another unless the size or the reservation moved meanwhile.
      */
     private void resizeIfNeeded() {
         if (target != null) {
             return;
         }
         int length = main.length();
-        if (size > length || length > MIN_BUCKETS && size < length / SHRINK_BELOW_ONE_IN) {
-            target = new BucketTable(Math.max(MIN_BUCKETS, Integer.highestOneBit(Math.max(size, 1) * 2 - 1)));
+        if (size > length || length < minLength || length > minLength && size < length / SHRINK_BELOW_ONE_IN) {
+            target = new BucketTable(Math.max(minLength, bucketsFor(size)));
             rehashIndex = 0;
         }
+    }
+
+    /** The smallest power of two that holds {@code entries} at a load of at most 1. */
+    private static int bucketsFor(int entries) {
+        return Integer.highestOneBit(Math.max(entries, 1) * 2 - 1);
     }
 
     /** Moves up to {@code buckets} non-empty buckets to the new table; true if a resize is still going on. */
@@ -258,7 +279,8 @@ final class IncrementalHashTable {
         } else {
             Invariants.check(rehashIndex == 0, "rehash index set while not resizing");
             Invariants.check(size <= main.length(), "load factor above 1 after a resize");
-            Invariants.check(main.length() == MIN_BUCKETS || size >= main.length() / SHRINK_BELOW_ONE_IN,
+            Invariants.check(main.length() >= minLength, "table below its reserved length");
+            Invariants.check(main.length() == minLength || size >= main.length() / SHRINK_BELOW_ONE_IN,
                     "table not shrunk");
         }
         Invariants.check(entries == size, "size " + size + " but " + entries + " entries in the buckets");

@@ -181,6 +181,15 @@ public final class Keyspace {
         table.rehashFor(budgetNanos);
     }
 
+    /**
+     * Keeps the table big enough for about {@code keys} keys until called again with 0: a load
+     * that knows roughly how many keys are coming (an AOF replay) then never grows the table
+     * while filling it, and a table left too big shrinks once released.
+     */
+    public void reserve(int keys) {
+        table.reserve(keys);
+    }
+
     /** True while the table is being resized (for tests). */
     boolean resizing() {
         return table.resizing();

@@ -314,6 +314,31 @@ class KeyspaceTest {
     }
 
     @Test
+    void aReservedTableNeverResizesWhileFillingUpToTheReservation() {
+        keyspace.reserve(1 << 14);
+        keyspace.rehashStep(Long.MAX_VALUE);
+        for (int i = 0; i < 1 << 14; i++) {
+            keyspace.put(b("key" + i), b("v"), PERSISTENT);
+            assertThat(keyspace.resizing()).isFalse();
+        }
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void aReservedTableStaysBigWhileSparseAndShrinksOnceReleased() {
+        keyspace.reserve(1 << 14);
+        keyspace.rehashStep(Long.MAX_VALUE);
+        putStable(10);
+        assertThat(keyspace.resizing()).isFalse();
+        keyspace.checkInvariants();
+        keyspace.reserve(0);
+        assertThat(keyspace.resizing()).isTrue();
+        keyspace.rehashStep(Long.MAX_VALUE);
+        keyspace.checkInvariants();
+        assertThat(forEachKeyNames()).hasSize(10);
+    }
+
+    @Test
     void lookupsFindKeysInBothTablesWhileGrowing() {
         Set<String> stable = putStable(1 << 14);
         keyspace.put(b("one more"), b("v"), PERSISTENT);
