@@ -85,6 +85,26 @@ class TlsTest {
     }
 
     @Test
+    void repliesOfOneIterationLeaveInOneTlsWrite() throws Exception {
+        int tlsPort = startTls("yes");
+        int pings = 2_000;
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        for (int i = 0; i < pings; i++) {
+            batch.write(RespConnection.encode("PING"));
+        }
+        try (TlsRecordCountingProxy proxy = new TlsRecordCountingProxy(tlsPort);
+             RespConnection c = certs.connect(proxy.port(), true)) {
+            c.send(batch.toByteArray());
+            for (int i = 0; i < pings; i++) {
+                assertThat(c.read()).isEqualTo(new SimpleString("PONG"));
+            }
+            // 14 KB of replies from a 28 KB request: a flush per reply would be 2,000 records; one
+            // per iteration is a handful (plus the handshake's).
+            assertThat(proxy.serverRecords()).isLessThan(50);
+        }
+    }
+
+    @Test
     void clientThatDoesNotReadIsPausedAndStillGetsEveryReply() throws Exception {
         int tlsPort = startTls("yes", "--client-output-soft-limit", "64kb");
         String value = "v".repeat(1024);
