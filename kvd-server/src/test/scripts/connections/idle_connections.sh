@@ -25,8 +25,8 @@ trap cleanup EXIT
 ulimit -n $((N + 1024))
 
 cat > "$WORK/hold.py" <<'PY'
-# Opens N connections to the port, PINGs on each, prints "ready", then holds them until stdin closes.
-import socket, sys
+# Opens N connections to the port, PINGs on each, prints "ready", then holds them until SIGTERM.
+import signal, socket, sys
 port, n = int(sys.argv[1]), int(sys.argv[2])
 conns = []
 for _ in range(n):
@@ -42,8 +42,10 @@ for s in conns:
         reply += chunk
     if reply != b"+PONG\r\n":
         sys.exit("unexpected reply " + repr(reply))
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 print("ready", flush=True)
-sys.stdin.read()
+while True:
+    signal.pause()
 PY
 
 rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
@@ -51,13 +53,16 @@ clients() { redis-cli -p $1 info clients | awk -F: '/^connected_clients:/ {print
 
 # hold PORT: opens the N connections in the background and waits until every one has its PONG.
 hold() {
-    coproc HOLDER { python3 "$WORK/hold.py" "$1" "$N"; }
-    HOLDER_PID=$HOLDER_PID
-    read -r line <&"${HOLDER[0]}"
-    [ "$line" = ready ] || { echo "holder failed: $line" >&2; exit 1; }
+    rm -f "$WORK/hold.out"
+    python3 "$WORK/hold.py" "$1" "$N" > "$WORK/hold.out" &
+    HOLDER_PID=$!
+    until [ -f "$WORK/hold.out" ] && grep -q "^ready" "$WORK/hold.out"; do
+        kill -0 "$HOLDER_PID" 2>/dev/null || { echo "holder failed" >&2; exit 1; }
+        sleep 0.2
+    done
 }
 release() {
-    eval "exec ${HOLDER[1]}>&-"
+    kill -TERM "$HOLDER_PID"
     wait "$HOLDER_PID" || true
     HOLDER_PID=
 }
