@@ -30,8 +30,8 @@ final class TlsContext {
     }
 
     static SslContext create(Config config) {
-        File cert = readable(Config.TLS_CERT_FILE, config.tlsCertFile());
-        File key = readable(Config.TLS_KEY_FILE, config.tlsKeyFile());
+        File cert = readable(Config.TLS_CERT_FILE, config.tlsCertFile(), "tls-port is set");
+        File key = readable(Config.TLS_KEY_FILE, config.tlsKeyFile(), "tls-port is set");
         String password = config.tlsKeyFilePass().isEmpty() ? null : config.tlsKeyFilePass();
         ClientAuth clientAuth = switch (config.tlsAuthClients()) {
             case "yes" -> ClientAuth.REQUIRE;
@@ -45,7 +45,8 @@ final class TlsContext {
                 .protocols(config.tlsProtocols().isEmpty() ? DEFAULT_PROTOCOLS : config.tlsProtocols().split(" "));
         if (clientAuth != ClientAuth.NONE) {
             // As Redis: verifying client certificates needs the CA that issued them.
-            File ca = readable(Config.TLS_CA_CERT_FILE, config.tlsCaCertFile());
+            File ca = readable(Config.TLS_CA_CERT_FILE, config.tlsCaCertFile(),
+                    "tls-auth-clients is " + config.tlsAuthClients());
             fromFiles(() -> builder.trustManager(ca));
         }
         SslContext context;
@@ -63,9 +64,9 @@ final class TlsContext {
         return context;
     }
 
-    private static File readable(String directive, String path) {
+    private static File readable(String directive, String path, String why) {
         if (path.isEmpty()) {
-            throw new IllegalStateException("TLS needs " + directive + " (tls-port is set)");
+            throw new IllegalStateException("TLS needs " + directive + " (" + why + ")");
         }
         if (!Files.isReadable(Path.of(path)) || Files.isDirectory(Path.of(path))) {
             throw new IllegalStateException(directive + " " + path + ": no such readable file");

@@ -196,7 +196,7 @@ class TlsTest {
     void clientCertificatesNeedTheCa() {
         assertThatThrownBy(() -> startTls("yes", "--tls-ca-cert-file", ""))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("TLS needs tls-ca-cert-file (tls-port is set)");
+                .hasMessage("TLS needs tls-ca-cert-file (tls-auth-clients is yes)");
     }
 
     /**
