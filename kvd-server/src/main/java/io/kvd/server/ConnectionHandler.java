@@ -52,8 +52,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         this.ctx = ctx;
         String refusal = Admission.refusal(server.config(), ctx.channel().remoteAddress(), server.clients().size());
         if (refusal != null) {
+            // Reading goes on (commands are dropped, client stays null): over TLS the refusal can
+            // only be sent once the handshake, which needs reads, has completed.
             server.stats().rejectedConnections++;
-            ctx.channel().config().setAutoRead(false);
             ctx.writeAndFlush(Unpooled.copiedBuffer("-" + refusal + "\r\n", StandardCharsets.US_ASCII))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
@@ -77,7 +78,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (client.isClosingAfterReply()) {
+        if (client == null || client.isClosingAfterReply()) {
             return;
         }
         if (!flush.isScheduled()) {

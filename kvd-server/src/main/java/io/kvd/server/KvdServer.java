@@ -20,6 +20,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +61,7 @@ public final class KvdServer implements AutoCloseable {
     private ScheduledFuture<?> fastExpiry;
     private long commandsAtFastExpiry = -1;
     private int port;
+    private int tlsPort;
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
@@ -74,10 +76,11 @@ public final class KvdServer implements AutoCloseable {
     /** Binds every address of {@code bind} and starts serving; returns once the server listens. */
     public static KvdServer start(Config config) throws InterruptedException {
         Transport transport = Transport.select(config.transport());
+        SslContext tls = config.tlsPort() == 0 ? null : TlsContext.create(config);
         KvdServer server = new KvdServer(config, transport);
         try {
             server.onLoop(server::openFiles);
-            server.bind(transport);
+            server.bind(transport, tls);
         } catch (RuntimeException | InterruptedException e) {
             server.close();
             throw e;
@@ -85,9 +88,17 @@ public final class KvdServer implements AutoCloseable {
         return server;
     }
 
-    /** The TCP port served (the bound one when {@code port} is 0). */
+    /**
+     * The TCP port served (the bound one when {@code port} is 0), or 0 when only TLS is served
+     * ({@code port 0} with a {@code tls-port}, as Redis).
+     */
     public int port() {
         return port;
+    }
+
+    /** The TLS port served; 0 when TLS is off. */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     /** Walks the keyspace's structures on the event loop and fails if any is inconsistent (for tests). */
@@ -135,7 +146,7 @@ public final class KvdServer implements AutoCloseable {
         });
     }
 
-    private void bind(Transport transport) throws InterruptedException {
+    private void bind(Transport transport, SslContext tls) throws InterruptedException {
         flush = new IterationFlush(loop, aof);
         long softLimit = config.clientOutputSoftLimit();
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -147,28 +158,14 @@ public final class KvdServer implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark((int) Math.min(softLimit / 2, Integer.MAX_VALUE / 2),
                                 (int) Math.min(softLimit, Integer.MAX_VALUE)))
-                .childHandler(new ChannelInitializer<>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
-                        ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, decoder));
-                    }
-                });
-
-        int requestedPort = config.port();
-        for (String address : config.bind()) {
-            boolean optional = address.startsWith("-");
-            String host = optional ? address.substring(1) : address;
-            try {
-                Channel channel = bootstrap.bind(host, port != 0 ? port : requestedPort).sync().channel();
-                listeners.add(channel);
-                port = ((InetSocketAddress) channel.localAddress()).getPort();
-            } catch (Exception e) {
-                if (!optional) {
-                    throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e, e);
-                }
-                log.warn("could not listen on optional address {}: {}", host, e.toString());
-            }
+                .childHandler(connections(null));
+        // As Redis, port 0 beside a tls-port serves TLS only; without TLS it picks a free port.
+        if (tls == null || config.port() != 0) {
+            port = listen(bootstrap, config.port());
+        }
+        if (tls != null) {
+            tlsPort = listen(bootstrap.clone().childHandler(connections(tls)), config.tlsPort());
+            log.info("TLS on port {}, client certificates: {}", tlsPort, config.tlsAuthClients());
         }
         state.listening(port, transport.configName());
         loop.execute(this::scheduleCron);
@@ -190,6 +187,43 @@ public final class KvdServer implements AutoCloseable {
             loadAof();
         }
         rewriter = new AofRewriter(config, state, aof, loop);
+    }
+
+    /**
+     * Each connection's pipeline: TLS first when {@code tls} is given, so the same decoder and
+     * handler see plain bytes and the per-iteration flush passes through it as one write.
+     */
+    private ChannelInitializer<Channel> connections(SslContext tls) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                if (tls != null) {
+                    ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                }
+                RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
+                ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, decoder));
+            }
+        };
+    }
+
+    /** Binds every address of {@code bind} to one port (the first bind picks it when 0); returns it. */
+    private int listen(ServerBootstrap bootstrap, int requestedPort) throws InterruptedException {
+        int bound = requestedPort;
+        for (String address : config.bind()) {
+            boolean optional = address.startsWith("-");
+            String host = optional ? address.substring(1) : address;
+            try {
+                Channel channel = bootstrap.bind(host, bound).sync().channel();
+                listeners.add(channel);
+                bound = ((InetSocketAddress) channel.localAddress()).getPort();
+            } catch (Exception e) {
+                if (!optional) {
+                    throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e, e);
+                }
+                log.warn("could not listen on optional address {}: {}", host, e.toString());
+            }
+        }
+        return bound;
     }
 
     /**

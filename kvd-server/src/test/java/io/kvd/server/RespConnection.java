@@ -21,7 +21,12 @@ final class RespConnection implements AutoCloseable {
     private final byte[] chunk = new byte[64 * 1024];
 
     RespConnection(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /** Over a socket already connected (a TLS one, say). */
+    RespConnection(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(20_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();

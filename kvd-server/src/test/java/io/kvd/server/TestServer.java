@@ -21,6 +21,16 @@ final class TestServer implements AfterEachCallback {
         return server.port();
     }
 
+    /** The plain port of the server started last; 0 when it serves TLS only. */
+    int port() {
+        return server.port();
+    }
+
+    /** The TLS port of the server started last; 0 without TLS. */
+    int tlsPort() {
+        return server.tlsPort();
+    }
+
     void checkInvariants() {
         server.checkInvariants();
     }

@@ -48,6 +48,13 @@ public final class Config {
     public static final String CLUSTER_ENABLED = "cluster-enabled";
     public static final String CLUSTER_CONFIG_FILE = "cluster-config-file";
     public static final String CLUSTER_ANNOUNCE_IP = "cluster-announce-ip";
+    public static final String TLS_PORT = "tls-port";
+    public static final String TLS_CERT_FILE = "tls-cert-file";
+    public static final String TLS_KEY_FILE = "tls-key-file";
+    public static final String TLS_KEY_FILE_PASS = "tls-key-file-pass";
+    public static final String TLS_CA_CERT_FILE = "tls-ca-cert-file";
+    public static final String TLS_AUTH_CLIENTS = "tls-auth-clients";
+    public static final String TLS_PROTOCOLS = "tls-protocols";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
 
@@ -77,6 +84,14 @@ public final class Config {
         define(new Directive(CLUSTER_ENABLED, "no", false, Directive.oneOf("yes", "no")));
         define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single));
         define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single));
+        // TLS: read once at start; the files are paths, so none of them changes at run time.
+        define(new Directive(TLS_PORT, "0", false, Directive.integer(0, 65535)));
+        define(new Directive(TLS_CERT_FILE, "\"\"", false, Directive::single));
+        define(new Directive(TLS_KEY_FILE, "\"\"", false, Directive::single));
+        define(new Directive(TLS_KEY_FILE_PASS, "\"\"", false, Directive::single));
+        define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single));
+        define(new Directive(TLS_AUTH_CLIENTS, "yes", false, Directive.oneOf("yes", "no", "optional")));
+        define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -249,6 +264,40 @@ public final class Config {
 
     public boolean protectedMode() {
         return values.get(PROTECTED_MODE).equals("yes");
+    }
+
+    /** The TLS port; 0 when TLS is off. */
+    public int tlsPort() {
+        return Integer.parseInt(values.get(TLS_PORT));
+    }
+
+    /** The server's certificate chain (PEM); empty when not set. */
+    public String tlsCertFile() {
+        return values.get(TLS_CERT_FILE);
+    }
+
+    /** The server's private key (PKCS#8 PEM, encrypted when tls-key-file-pass is set); empty when not set. */
+    public String tlsKeyFile() {
+        return values.get(TLS_KEY_FILE);
+    }
+
+    public String tlsKeyFilePass() {
+        return values.get(TLS_KEY_FILE_PASS);
+    }
+
+    /** The CA certificates that client certificates are verified against; empty when not set. */
+    public String tlsCaCertFile() {
+        return values.get(TLS_CA_CERT_FILE);
+    }
+
+    /** {@code yes} (a client certificate is required), {@code optional} (verified when sent) or {@code no}. */
+    public String tlsAuthClients() {
+        return values.get(TLS_AUTH_CLIENTS);
+    }
+
+    /** The protocol versions allowed, space-separated; empty for Redis's default, TLSv1.2 and TLSv1.3. */
+    public String tlsProtocols() {
+        return values.get(TLS_PROTOCOLS);
     }
 
     public String loglevel() {

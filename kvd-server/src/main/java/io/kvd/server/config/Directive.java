@@ -32,6 +32,25 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return name;
     }
 
+    /** Redis's tls-protocols: any of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3; empty for TLSv1.2 and TLSv1.3. */
+    static String tlsProtocols(List<String> words) {
+        List<String> protocols = new ArrayList<>();
+        for (String word : String.join(" ", words).trim().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            String protocol = switch (word.toLowerCase(Locale.ROOT)) {
+                case "tlsv1" -> "TLSv1";
+                case "tlsv1.1" -> "TLSv1.1";
+                case "tlsv1.2" -> "TLSv1.2";
+                case "tlsv1.3" -> "TLSv1.3";
+                default -> throw new IllegalArgumentException("invalid tls-protocols specified: " + word);
+            };
+            protocols.add(protocol);
+        }
+        return String.join(" ", protocols);
+    }
+
     static String words(List<String> words) {
         if (words.isEmpty()) {
             throw new IllegalArgumentException("wrong number of arguments");

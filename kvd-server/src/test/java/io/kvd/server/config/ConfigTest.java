@@ -71,6 +71,23 @@ class ConfigTest {
     }
 
     @Test
+    void tlsProtocolsTakeRedisNamesInAnyCase() throws Exception {
+        assertThat(Config.load(null, List.of("--tls-protocols", "tlsv1.2 TLSv1.3")).tlsProtocols())
+                .isEqualTo("TLSv1.2 TLSv1.3");
+        assertThatThrownBy(() -> Config.load(null, List.of("--tls-protocols", "SSLv3")))
+                .hasMessage("command line: tls-protocols: invalid tls-protocols specified: SSLv3");
+    }
+
+    @Test
+    void tlsFilesCannotChangeAtRunTime() {
+        for (String name : List.of(Config.TLS_PORT, Config.TLS_CERT_FILE, Config.TLS_KEY_FILE,
+                Config.TLS_KEY_FILE_PASS, Config.TLS_CA_CERT_FILE, Config.TLS_AUTH_CLIENTS, Config.TLS_PROTOCOLS)) {
+            assertThatThrownBy(() -> Config.defaults().set(name, "x")).as(name)
+                    .hasMessage("can't set immutable config");
+        }
+    }
+
+    @Test
     void optionWithoutDashesIsRefused() {
         assertThatThrownBy(() -> Config.load(null, List.of("port", "1")))
                 .hasMessage("command line: 'port' is not an --option");
