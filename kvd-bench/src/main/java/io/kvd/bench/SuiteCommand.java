@@ -40,9 +40,6 @@ final class SuiteCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A reduced suite, under 2 minutes.")
     private boolean quick;
 
-    @Option(names = "--smoke", hidden = true, description = "Toy sizes, for the suite's own test.")
-    private boolean smoke;
-
     @Option(names = "--experiments", split = ",", description = "Only these experiments (default: all).")
     private List<String> experiments;
 
@@ -55,7 +52,7 @@ final class SuiteCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
-        SuiteScale scale = smoke ? SuiteScale.SMOKE : quick ? SuiteScale.QUICK : SuiteScale.FULL;
+        SuiteScale scale = quick ? SuiteScale.QUICK : SuiteScale.FULL;
         Set<String> selected = new LinkedHashSet<>(experiments == null ? Suite.EXPERIMENTS : experiments);
         if (!Suite.EXPERIMENTS.containsAll(selected)) {
             throw new ParameterException(spec.commandLine(), "--experiments: unknown " + selected.stream()

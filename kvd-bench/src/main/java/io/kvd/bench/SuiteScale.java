@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How big the suite's experiments are: the full suite (about 30 minutes on 2 cores), {@code --quick}
- * (under 2 minutes), or the test-only smoke size that checks the suite's plumbing in seconds.
+ * How big the suite's experiments are: the full suite (about 30 minutes on 2 cores) or {@code --quick}
+ * (under 2 minutes; {@code SuiteQuickTest} runs it).
  *
  * @param runTime      each measured throughput run
  * @param runWarmup    the untimed load before each measured run
@@ -26,8 +26,4 @@ record SuiteScale(String name, Duration runTime, Duration runWarmup, Duration se
     static final SuiteScale QUICK = new SuiteScale("quick", Duration.ofMillis(600), Duration.ofMillis(200),
             Duration.ofSeconds(1), 1, List.of(1, 16), List.of(1, 50), 100_000, List.of(1, 16), 5_000,
             Duration.ofSeconds(2), 50_000, Duration.ofSeconds(3), List.of(0, 100_000), List.of(1, 16), 200_000);
-
-    static final SuiteScale SMOKE = new SuiteScale("smoke", Duration.ofMillis(100), null, Duration.ofMillis(100), 1,
-            List.of(1, 16), List.of(1, 8), 1_000, List.of(16), 200, Duration.ofSeconds(1), 1_000,
-            Duration.ofSeconds(2), List.of(1_000), List.of(16), 1_000);
 }
