@@ -36,8 +36,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private final OutputLimits outputLimits;
     private boolean queuedForFlush;
     private boolean paused;
-    /** Replies taken from the client and held until their records are durable (see {@link IterationFlush}). */
-    private long heldBytes;
 
     ConnectionHandler(ServerState server, CommandTable commands, IterationFlush flush, RespDecoder decoder) {
         this.server = server;
@@ -137,29 +135,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     /** Hands this iteration's replies to the socket; called once per iteration by {@link IterationFlush}. */
     void flush() {
-        boolean closing = isClosingAfterReply();
-        send(takeOutput(), closing);
-    }
-
-    /** Takes this iteration's replies (null if none), to be sent later by {@link #send}. */
-    ByteBuf takeOutput() {
         queuedForFlush = false;
         ByteBuf out = client.reply().take();
         if (out != null) {
-            heldBytes += out.readableBytes();
-        }
-        return out;
-    }
-
-    boolean isClosingAfterReply() {
-        return client.isClosingAfterReply();
-    }
-
-    /** Writes replies taken by {@link #takeOutput} to the socket, closing it after them if {@code last}. */
-    void send(ByteBuf out, boolean last) {
-        if (out != null) {
-            heldBytes -= out.readableBytes();
-            if (last) {
+            if (client.isClosingAfterReply()) {
                 ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
@@ -203,16 +182,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         ctx.close();
     }
 
-    /** Replies written and not yet sent: this iteration's buffer, held ones, and what the socket has not taken. */
+    /** Replies written and not yet sent: this iteration's buffer plus what the socket has not taken. */
     private long pendingOutputBytes() {
         ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
-        return client.reply().pendingBytes() + heldBytes + (queued == null ? 0 : queued.totalPendingWriteBytes());
+        return client.reply().pendingBytes() + (queued == null ? 0 : queued.totalPendingWriteBytes());
     }
 
     private boolean outputAboveSoftLimit() {
         // The channel's write-buffer high water mark is the soft limit (see KvdServer), so an
         // unwritable channel has more than the limit queued in the socket's outbound buffer.
-        return client.reply().pendingBytes() + heldBytes >= server.config().clientOutputSoftLimit()
+        return client.reply().pendingBytes() >= server.config().clientOutputSoftLimit()
                 || !ctx.channel().isWritable();
     }
 

@@ -242,12 +242,11 @@ public final class KvdServer implements AutoCloseable {
                     + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
                     + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
         }
-        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()), loop);
+        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()));
         state.commandLog().setEnabled(true);
         state.keyspace().setTime(System.currentTimeMillis());
         int expired = state.keyspace().removeExpired();
-        aof.commit();
-        if (state.commandLog().failure() != null) {
+        if (!aof.commit()) {
             throw new IllegalStateException("cannot write the append only file " + file + ": "
                     + state.commandLog().failure());
         }

@@ -11,25 +11,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The open AOF: takes the records the commands of an event-loop iteration logged and writes them
- * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller holds each
- * iteration's replies until {@link #durableSize} reaches the {@link #loggedSize} it had after
- * that iteration, so no reply leaves before its record (and under {@code always}, before the
- * fsync that covers it).
- *
- * <p>Under {@code always} the fsync runs on its own thread while the loop goes on serving (fsync
- * pipelining, as databases commit): one fsync at a time covers everything written before it
- * started; when it ends, the loop is told ({@link #onDurable}) and the next one starts at once if
- * more was written meanwhile. So the loop never blocks on the disk, and one fsync covers every
- * iteration that ran while the previous one was in progress.
+ * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller flushes
+ * the iteration's replies only when that returned true, so no reply leaves before its record.
  *
  * <p>A failed write or fsync keeps the records, refuses writes with MISCONF (through
  * {@link CommandLog#failure}) and is retried by the next commit, which the cron makes every tick.
@@ -38,33 +28,20 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Under {@code everysec} the fsync runs on its own thread. If one runs longer than
  * {@link #FSYNC_STALL_NANOS}, writes wait for it (Redis's postponed write, counted as a delayed
- * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread,
- * which hands its results back through the loop's executor.
+ * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread.
  */
 public final class AppendOnlyFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AppendOnlyFile.class);
     private static final long SECOND_NANOS = 1_000_000_000L;
     private static final long FSYNC_STALL_NANOS = 2 * SECOND_NANOS;
 
-    /** Replaced by {@link #switchTo} when a rewrite finishes. */
+    /** Replaced once by {@link #switchTo} when a rewrite finishes. */
     private FileChannel channel;
     private final CommandLog commandLog;
-    /** The event loop: where the end of a background fsync under {@code always} is handled. */
-    private final Executor loop;
-    private Runnable durableListener = () -> { };
     private FsyncPolicy policy;
     private ExecutorService fsyncThread;
-    /**
-     * Where the current file starts in the log's whole history: positions handed out by
-     * {@link #loggedSize} keep counting across a rewrite's switch to a shorter file.
-     */
-    private long origin;
     /** Bytes of the file written and known good: the next write starts here. */
     private long size;
-    /** Under {@code always}: bytes of the file known to be on disk. */
-    private long syncedSize;
-    /** Under {@code always}: an fsync is running on the fsync thread. */
-    private boolean syncing;
     private boolean unsynced;
     private Future<?> fsync;
     private long fsyncStartNanos = System.nanoTime() - SECOND_NANOS;
@@ -74,35 +51,17 @@ public final class AppendOnlyFile implements AutoCloseable {
     /** The rewrite running, which gets a copy of every record written; null when none runs. */
     private AofRewrite rewrite;
 
-    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy, Executor loop) throws IOException {
+    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy) throws IOException {
         this.channel = channel;
         this.commandLog = commandLog;
         this.policy = policy;
-        this.loop = loop;
         this.size = channel.size();
-        this.syncedSize = size;
     }
 
-    /** Opens (creating if need be) the file for appending at its end; {@code loop} is the event loop. */
-    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy, Executor loop)
-            throws IOException {
+    /** Opens (creating if need be) the file for appending at its end. */
+    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        return new AppendOnlyFile(channel, commandLog, policy, loop);
-    }
-
-    /** Runs {@code listener} on the loop each time a background fsync under {@code always} made more durable. */
-    public void onDurable(Runnable listener) {
-        this.durableListener = listener;
-    }
-
-    /** The end of the log, counting records logged and not yet written: what a reply given now waits for. */
-    public long loggedSize() {
-        return origin + size + commandLog.records().readableBytes();
-    }
-
-    /** How far the log may be acknowledged: synced under {@code always}, written under the other policies. */
-    public long durableSize() {
-        return origin + (policy == FsyncPolicy.ALWAYS ? syncedSize : size);
+        return new AppendOnlyFile(channel, commandLog, policy);
     }
 
     /** CONFIG SET appendfsync */
@@ -112,8 +71,8 @@ public final class AppendOnlyFile implements AutoCloseable {
 
     /**
      * Writes the records logged since the last commit in one write and, under {@code always},
-     * starts forcing them to disk unless an fsync is running (its end starts the next). True when
-     * every record logged so far is durable ({@link #durableSize}): every reply may leave.
+     * forces them to disk. True when every record logged so far is written (and synced, under
+     * {@code always}): the replies of the commands that logged them may leave.
      */
     public boolean commit() {
         try {
@@ -136,19 +95,20 @@ public final class AppendOnlyFile implements AutoCloseable {
                 return false;
             }
         }
-        if (policy == FsyncPolicy.ALWAYS) {
-            startSyncIfBehind();
-        } else if (policy == FsyncPolicy.EVERYSEC) {
+        if (unsynced && policy == FsyncPolicy.ALWAYS && !sync()) {
+            return false;
+        }
+        if (policy == FsyncPolicy.EVERYSEC) {
             startBackgroundFsyncIfDue();
         }
         if (!fsyncFailed) {
             healthy();
         }
-        return durableSize() == loggedSize();
+        return true;
     }
 
     private boolean fsyncInProgress() {
-        return syncing || fsync != null && !fsync.isDone();
+        return fsync != null && !fsync.isDone();
     }
 
     /** Writes what is left and forces it to disk (SHUTDOWN, SIGTERM); the file is closed after. */
@@ -191,53 +151,62 @@ public final class AppendOnlyFile implements AutoCloseable {
         return true;
     }
 
-    /** Under {@code always}: forces what is written and not yet synced, on the fsync thread. */
-    private void startSyncIfBehind() {
-        if (syncing || syncedSize == size) {
-            return;
-        }
-        syncing = true;
-        long upTo = size;
-        FileChannel file = channel;
-        fsyncThread().execute(() -> {
-            IOException failure = null;
-            try {
-                file.force(false);
-            } catch (IOException e) {
-                failure = e;
-            }
-            IOException result = failure;
-            try {
-                loop.execute(() -> synced(file, upTo, result));
-            } catch (RejectedExecutionException e) {
-                // The loop is shutting down; close() forces the file itself.
-            }
-        });
+    /** Bytes written and known good. */
+    long size() {
+        return size;
+    }
+
+    /** From now on every record written is also handed to {@code rewrite}, until it ends. */
+    void copyWritesTo(AofRewrite rewrite) {
+        this.rewrite = rewrite;
+    }
+
+    void stopCopyingWrites() {
+        rewrite = null;
+    }
+
+    /** True under {@code appendfsync always}: every commit forces the file. */
+    boolean syncsEveryWrite() {
+        return policy == FsyncPolicy.ALWAYS;
     }
 
     /**
-     * On the loop, after a background fsync under {@code always}: a success makes its bytes durable
-     * and starts the next fsync if more was written meanwhile; a failure refuses writes (MISCONF)
-     * until a later commit's fsync succeeds.
+     * A rewrite renamed its file, {@code size} bytes long and forced if {@code synced}, over this
+     * one: appends go there from now on. The old channel is closed after any background fsync in
+     * flight on it.
      */
-    private void synced(FileChannel file, long upTo, IOException failure) {
-        syncing = false;
-        if (file != channel) {
-            // A rewrite switched files meanwhile and forced everything written into the new one.
-            startSyncIfBehind();
-            return;
-        }
-        fsyncFailed = failure != null;
-        if (fsyncFailed) {
-            failed("fsync", failure);
+    void switchTo(FileChannel rewritten, long rewrittenSize, boolean synced) {
+        FileChannel old = channel;
+        channel = rewritten;
+        size = rewrittenSize;
+        unsynced = !synced;
+        rewrite = null;
+        if (fsyncThread != null) {
+            fsyncThread.execute(() -> closeOld(old));
         } else {
-            syncedSize = upTo;
-            if (policy == FsyncPolicy.ALWAYS) {
-                startSyncIfBehind();
-            }
+            closeOld(old);
         }
         commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
-        durableListener.run();
+    }
+
+    private static void closeOld(FileChannel old) {
+        try {
+            old.close();
+        } catch (IOException e) {
+            log.warn("Could not close the AOF replaced by a rewrite: {}", e.toString());
+        }
+    }
+
+    private boolean sync() {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            failed("fsync", e);
+            return false;
+        }
+        unsynced = false;
+        fsyncFailed = false;
+        return true;
     }
 
     /** Redis's postponed write: true while a background fsync has run for more than 2 s. */
@@ -276,66 +245,6 @@ public final class AppendOnlyFile implements AutoCloseable {
         if (!unsynced || fsyncInProgress() || now - fsyncStartNanos < SECOND_NANOS) {
             return;
         }
-        fsyncStartNanos = now;
-        unsynced = false;
-        FileChannel file = channel;
-        fsync = fsyncThread().submit(() -> {
-            file.force(false);
-            return null;
-        });
-    }
-
-    /** Bytes written and known good. */
-    long size() {
-        return size;
-    }
-
-    /** From now on every record written is also handed to {@code rewrite}, until it ends. */
-    void copyWritesTo(AofRewrite rewrite) {
-        this.rewrite = rewrite;
-    }
-
-    void stopCopyingWrites() {
-        rewrite = null;
-    }
-
-    /** True under {@code appendfsync always}: every commit forces the file. */
-    boolean syncsEveryWrite() {
-        return policy == FsyncPolicy.ALWAYS;
-    }
-
-    /**
-     * A rewrite renamed its file, {@code size} bytes long, holding every record written so far,
-     * and forced if {@code synced}, over this one: appends go there from now on. Replies waiting
-     * for records the rewrite forced are released. The old channel is closed after any
-     * background fsync in flight on it.
-     */
-    void switchTo(FileChannel rewritten, long rewrittenSize, boolean synced) {
-        FileChannel old = channel;
-        origin += size - rewrittenSize;
-        channel = rewritten;
-        size = rewrittenSize;
-        syncedSize = synced ? rewrittenSize : 0;
-        unsynced = !synced;
-        rewrite = null;
-        if (fsyncThread != null) {
-            fsyncThread.execute(() -> closeOld(old));
-        } else {
-            closeOld(old);
-        }
-        commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
-        durableListener.run();
-    }
-
-    private static void closeOld(FileChannel old) {
-        try {
-            old.close();
-        } catch (IOException e) {
-            log.warn("Could not close the AOF replaced by a rewrite: {}", e.toString());
-        }
-    }
-
-    private ExecutorService fsyncThread() {
         if (fsyncThread == null) {
             fsyncThread = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "kvd-aof-fsync");
@@ -343,7 +252,12 @@ public final class AppendOnlyFile implements AutoCloseable {
                 return t;
             });
         }
-        return fsyncThread;
+        fsyncStartNanos = now;
+        unsynced = false;
+        fsync = fsyncThread.submit(() -> {
+            channel.force(false);
+            return null;
+        });
     }
 
     private void failed(String operation, IOException e) {

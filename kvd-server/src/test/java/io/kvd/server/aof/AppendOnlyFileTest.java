@@ -10,9 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 import static io.kvd.server.aof.AofFixture.cmd;
 import static io.kvd.server.aof.AofFixture.records;
@@ -28,8 +25,6 @@ class AppendOnlyFileTest {
     private Path file;
     private FailingFileChannel channel;
     private final AofFixture kvd = new AofFixture();
-    /** The event loop's task queue, as the AOF sees it: the ends of background fsyncs. */
-    private final LinkedBlockingQueue<Runnable> loop = new LinkedBlockingQueue<>();
 
     @BeforeEach
     void open() throws Exception {
@@ -45,14 +40,7 @@ class AppendOnlyFileTest {
     }
 
     private AppendOnlyFile aof(FsyncPolicy policy) throws Exception {
-        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy, loop::add);
-    }
-
-    /** Runs, as the event loop would, what the fsync thread handed back when its fsync ended. */
-    private void runFsyncEnd() throws InterruptedException {
-        Runnable end = loop.poll(60, TimeUnit.SECONDS);
-        assertThat(end).as("an fsync ended").isNotNull();
-        end.run();
+        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy);
     }
 
     private String fileText() throws Exception {
@@ -65,60 +53,10 @@ class AppendOnlyFileTest {
         kvd.call("SET", "a", "1");
         kvd.call("SET", "b", "2");
         kvd.call("INCR", "a");
-        aof.commit();
-        runFsyncEnd();
         assertThat(aof.commit()).isTrue();
         assertThat(channel.writes).isEqualTo(1);
         assertThat(channel.forces).isEqualTo(1);
         assertThat(fileText()).isEqualTo(records(cmd("SET", "a", "1"), cmd("SET", "b", "2"), cmd("INCR", "a")));
-    }
-
-    @Test
-    void underAlwaysRecordsAreDurableOnlyOnceTheFsyncCoveringThemEnded() throws Exception {
-        AppendOnlyFile aof = aof(FsyncPolicy.ALWAYS);
-        channel.forceGate = new Semaphore(0);
-        kvd.call("SET", "a", "1");
-        assertThat(aof.commit()).isFalse();
-        long logged = aof.loggedSize();
-        assertThat(aof.durableSize()).isLessThan(logged);
-        channel.forceGate.release();
-        runFsyncEnd();
-        assertThat(aof.durableSize()).isEqualTo(logged);
-    }
-
-    @Test
-    void underAlwaysTheLoopWritesOnWhileAnFsyncRunsAndTheNextFsyncCoversEverythingWrittenMeanwhile()
-            throws Exception {
-        AppendOnlyFile aof = aof(FsyncPolicy.ALWAYS);
-        Semaphore gate = new Semaphore(0);
-        channel.forceGate = gate;
-        kvd.call("SET", "a", "1");
-        aof.commit();
-        long first = aof.loggedSize();
-        kvd.call("SET", "b", "2");
-        aof.commit();
-        kvd.call("SET", "c", "3");
-        aof.commit();
-        long third = aof.loggedSize();
-        assertThat(channel.writes).isEqualTo(3);
-        gate.release(2);
-        runFsyncEnd();
-        assertThat(aof.durableSize()).isEqualTo(first);
-        runFsyncEnd();
-        assertThat(aof.durableSize()).isEqualTo(third);
-        assertThat(channel.forces).isEqualTo(2);
-        assertThat(aof.commit()).isTrue();
-    }
-
-    @Test
-    void theEndOfAnFsyncTellsTheListenerOnTheLoop() throws Exception {
-        AppendOnlyFile aof = aof(FsyncPolicy.ALWAYS);
-        long[] durableWhenTold = {-1};
-        aof.onDurable(() -> durableWhenTold[0] = aof.durableSize());
-        kvd.call("SET", "a", "1");
-        aof.commit();
-        runFsyncEnd();
-        assertThat(durableWhenTold[0]).isEqualTo(aof.loggedSize());
     }
 
     @Test
@@ -184,11 +122,8 @@ class AppendOnlyFileTest {
         channel.forceFailure = "Input/output error";
         kvd.call("SET", "a", "1");
         assertThat(aof.commit()).isFalse();
-        runFsyncEnd();
         assertThat(kvd.call("SET", "b", "2")).isEqualTo("-MISCONF Errors writing to the AOF file: Input/output error\r\n");
         channel.forceFailure = null;
-        assertThat(aof.commit()).isFalse();
-        runFsyncEnd();
         assertThat(aof.commit()).isTrue();
         assertThat(kvd.server.commandLog().failure()).isNull();
         assertThat(channel.writes).isEqualTo(1);

@@ -7,22 +7,16 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
-import java.util.concurrent.Semaphore;
 
-/**
- * A real file channel whose writes and fsyncs fail on demand, as a full or broken disk makes them,
- * and whose fsyncs can be held until the test lets them finish, as a slow disk does; counts them.
- */
+/** A real file channel whose writes and fsyncs fail on demand, as a full or broken disk makes them; counts them. */
 final class FailingFileChannel extends FileChannel {
     private final FileChannel file;
     String writeFailure;
-    volatile String forceFailure;
-    volatile int writes;
-    volatile int forces;
+    String forceFailure;
+    int writes;
+    int forces;
     /** Bytes a failing write still puts on disk before it fails (a partial write). */
     int partialBytes;
-    /** While set, each fsync waits for a permit before it syncs. */
-    volatile Semaphore forceGate;
 
     FailingFileChannel(FileChannel file) {
         this.file = file;
@@ -45,10 +39,6 @@ final class FailingFileChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         forces++;
-        Semaphore gate = forceGate;
-        if (gate != null) {
-            gate.acquireUninterruptibly();
-        }
         if (forceFailure != null) {
             throw new IOException(forceFailure);
         }
