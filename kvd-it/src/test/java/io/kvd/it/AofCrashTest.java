@@ -1,25 +1,17 @@
 package io.kvd.it;
 
+import io.kvd.it.support.AcknowledgedWriters;
 import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.Poll;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
 import io.kvd.it.support.WorkDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,47 +39,14 @@ class AofCrashTest {
     private static void crashRound(int killAfterMs) throws Exception {
         Path dir = WorkDir.create("kvd-crash");
         KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        List<Future<Integer>> acknowledged = new ArrayList<>();
-        AtomicInteger total = new AtomicInteger();
-        try {
-            for (int w = 0; w < WRITERS; w++) {
-                int writer = w;
-                acknowledged.add(pool.submit(() -> writeUntilKilled(kvd.port(), writer, total)));
-            }
-            Poll.until(Duration.ofSeconds(30), "a first acknowledged write", () -> total.get() > 0 ? true : null);
+        try (AcknowledgedWriters writers = new AcknowledgedWriters(kvd.port(), WRITERS)) {
+            writers.awaitFirstAcknowledgement();
             Thread.sleep(killAfterMs);
             kvd.kill();
-            KvdProcess restarted = KvdProcess.startIn(dir, "--appendfsync", "always");
-            try (RespConnection c = RespConnection.open(restarted.port())) {
-                for (int w = 0; w < WRITERS; w++) {
-                    int count = acknowledged.get(w).get();
-                    for (int i = 0; i < count; i++) {
-                        assertThat(c.call("GET", key(w, i))).as("writer %d key %d of %d acknowledged, kill after %d ms",
-                                w, i, count, killAfterMs).isEqualTo(bulk("v" + i));
-                    }
-                }
-            } finally {
-                restarted.close();
+            try (KvdProcess restarted = KvdProcess.startIn(dir, "--appendfsync", "always");
+                 RespConnection c = RespConnection.open(restarted.port())) {
+                writers.assertEveryAcknowledgedWriteIn(c, "kill after " + killAfterMs + " ms");
             }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** Writes w:i = vi for i = 0, 1, ... until the connection dies; returns how many were acknowledged. */
-    private static int writeUntilKilled(int port, int writer, AtomicInteger total) {
-        int acknowledged = 0;
-        try (RespConnection c = RespConnection.open(port)) {
-            while (true) {
-                if (!c.call("SET", key(writer, acknowledged), "v" + acknowledged).equals("+OK\r\n")) {
-                    return acknowledged;
-                }
-                acknowledged++;
-                total.incrementAndGet();
-            }
-        } catch (IOException e) {
-            return acknowledged;
         }
     }
 
@@ -131,10 +90,6 @@ class AofCrashTest {
                 .hasMessageContaining("expected '*' at offset 27")
                 .hasMessageContaining("--check-aof --fix " + dir.resolve("appendonly.aof"));
         assertThat(Files.readString(dir.resolve("appendonly.aof"), StandardCharsets.UTF_8)).contains("GARBAGE");
-    }
-
-    private static String key(int writer, int i) {
-        return "w" + writer + ":" + i;
     }
 
     private static String bulk(String value) {

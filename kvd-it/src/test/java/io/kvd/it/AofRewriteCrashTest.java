@@ -1,7 +1,7 @@
 package io.kvd.it;
 
+import io.kvd.it.support.AcknowledgedWriters;
 import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.Poll;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
 import io.kvd.it.support.WorkDir;
@@ -11,14 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,33 +43,21 @@ class AofRewriteCrashTest {
         Path dir = WorkDir.create("kvd-rewrite-crash");
         KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
         preload(kvd.port());
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1);
-        List<Future<Integer>> acknowledged = new ArrayList<>();
-        AtomicInteger total = new AtomicInteger();
-        try {
-            for (int w = 0; w < WRITERS; w++) {
-                int writer = w;
-                acknowledged.add(pool.submit(() -> writeUntilKilled(kvd.port(), writer, total)));
-            }
-            Future<Integer> rewrites = pool.submit(() -> rewriteUntilKilled(kvd.port()));
-            Poll.until(Duration.ofSeconds(30), "a first acknowledged write", () -> total.get() > 0 ? true : null);
+        ExecutorService rewriter = Executors.newSingleThreadExecutor();
+        try (AcknowledgedWriters writers = new AcknowledgedWriters(kvd.port(), WRITERS)) {
+            Future<Integer> rewrites = rewriter.submit(() -> rewriteUntilKilled(kvd.port()));
+            writers.awaitFirstAcknowledgement();
             Thread.sleep(killAfterMs);
             kvd.kill();
             System.out.println("AofRewriteCrashTest: killed " + killAfterMs + " ms after the first write, "
-                    + rewrites.get() + " rewrites started, " + total.get() + " writes acknowledged");
+                    + rewrites.get() + " rewrites started, " + writers.total() + " writes acknowledged");
             try (KvdProcess restarted = KvdProcess.startIn(dir, "--appendfsync", "always");
                  RespConnection c = RespConnection.open(restarted.port())) {
                 assertThat(c.call("GET", "pre:" + (PRELOADED - 1))).isEqualTo(bulk("p" + (PRELOADED - 1)));
-                for (int w = 0; w < WRITERS; w++) {
-                    int count = acknowledged.get(w).get();
-                    for (int i = 0; i < count; i++) {
-                        assertThat(c.call("GET", key(w, i))).as("writer %d key %d of %d acknowledged, kill after %d ms",
-                                w, i, count, killAfterMs).isEqualTo(bulk("v" + i));
-                    }
-                }
+                writers.assertEveryAcknowledgedWriteIn(c, "kill after " + killAfterMs + " ms");
             }
         } finally {
-            pool.shutdownNow();
+            rewriter.shutdownNow();
         }
     }
 
@@ -105,28 +89,8 @@ class AofRewriteCrashTest {
         }
     }
 
-    /** Writes w:i = vi for i = 0, 1, ... until the connection dies; returns how many were acknowledged. */
-    private static int writeUntilKilled(int port, int writer, AtomicInteger total) {
-        int acknowledged = 0;
-        try (RespConnection c = RespConnection.open(port)) {
-            while (true) {
-                if (!c.call("SET", key(writer, acknowledged), "v" + acknowledged).equals("+OK\r\n")) {
-                    return acknowledged;
-                }
-                acknowledged++;
-                total.incrementAndGet();
-            }
-        } catch (IOException e) {
-            return acknowledged;
-        }
-    }
-
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String key(int writer, int i) {
-        return "w" + writer + ":" + i;
     }
 
     private static String bulk(String value) {

@@ -6,11 +6,15 @@ import io.kvd.codec.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A blocking test client: writes raw bytes or commands, reads whole replies with a timeout. */
 final class RespConnection implements AutoCloseable {
@@ -60,6 +64,30 @@ final class RespConnection implements AutoCloseable {
     RespReply call(String... argv) throws IOException {
         sendCommand(argv);
         return read();
+    }
+
+    /**
+     * Pipelines {@code request} {@code times} over in one write from another thread (a server
+     * that pauses reading makes it block until this thread reads) and checks that every reply is
+     * {@code expected}.
+     */
+    void sendWithoutReadingThenReadEach(byte[] request, int times, RespReply expected) throws Exception {
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        for (int i = 0; i < times; i++) {
+            batch.write(request);
+        }
+        Thread writer = new Thread(() -> {
+            try {
+                send(batch.toByteArray());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        for (int i = 0; i < times; i++) {
+            assertThat(read()).isEqualTo(expected);
+        }
+        writer.join();
     }
 
     /** A numeric field of INFO's {@code section}. */

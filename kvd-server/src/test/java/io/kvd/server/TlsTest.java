@@ -111,24 +111,7 @@ class TlsTest {
         int gets = 5_000;
         try (RespConnection c = certs.connect(tlsPort, true)) {
             assertThat(c.call("SET", "k", value)).isEqualTo(new SimpleString("OK"));
-            byte[] get = RespConnection.encode("GET", "k");
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
-            for (int i = 0; i < gets; i++) {
-                batch.write(get);
-            }
-            // Written from another thread: the server stops reading, so this write blocks until we read.
-            Thread writer = new Thread(() -> {
-                try {
-                    c.send(batch.toByteArray());
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            writer.start();
-            for (int i = 0; i < gets; i++) {
-                assertThat(c.read()).isEqualTo(BulkString.of(value));
-            }
-            writer.join();
+            c.sendWithoutReadingThenReadEach(RespConnection.encode("GET", "k"), gets, BulkString.of(value));
             assertThat(c.infoField("stats", "client_output_read_pauses")).isPositive();
         }
     }

@@ -39,6 +39,16 @@ class KeyspaceTest {
         return keyspace.scan(cursor, key -> into.add(s(key)));
     }
 
+    /** Finishes a scan from {@code cursor}; true if some call found the table resizing. */
+    private boolean scanToTheEndWhileResizing(long cursor, Set<String> into) {
+        boolean resizing = false;
+        while (cursor != 0) {
+            resizing |= keyspace.resizing();
+            cursor = scanStep(cursor, into);
+        }
+        return resizing;
+    }
+
     private Set<String> scanAll() {
         Set<String> keys = new HashSet<>();
         long cursor = 0;
@@ -372,12 +382,7 @@ class KeyspaceTest {
             cursor = scanStep(cursor, seen);
         }
         keyspace.put(b("one more"), b("v"), PERSISTENT);
-        boolean scannedWhileResizing = false;
-        while (cursor != 0) {
-            scannedWhileResizing |= keyspace.resizing();
-            cursor = scanStep(cursor, seen);
-        }
-        assertThat(scannedWhileResizing).isTrue();
+        assertThat(scanToTheEndWhileResizing(cursor, seen)).isTrue();
         assertThat(seen).containsAll(stable);
     }
 
@@ -396,12 +401,7 @@ class KeyspaceTest {
         for (int i = 0; !keyspace.resizing(); i++) {
             keyspace.remove(b("churn" + i));
         }
-        boolean scannedWhileResizing = false;
-        while (cursor != 0) {
-            scannedWhileResizing |= keyspace.resizing();
-            cursor = scanStep(cursor, seen);
-        }
-        assertThat(scannedWhileResizing).isTrue();
+        assertThat(scanToTheEndWhileResizing(cursor, seen)).isTrue();
         assertThat(seen).containsAll(stable);
     }
 
