@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * GET, SET and INCR through the command table (lookup, arity, handler, reply) with no sockets,
  * over keys of 16 bytes holding 16-byte values or counters. INCR's cost over SET's is what
- * storing integers as numbers could save: the decision in README "Store engine" rests on it.
+ * storing integers as numbers could save.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
