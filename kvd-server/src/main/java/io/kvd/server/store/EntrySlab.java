@@ -3,20 +3,27 @@ package io.kvd.server.store;
 import java.util.Arrays;
 
 /**
- * Entries by id (from 1; 0 means none): each entry's packed key and value, the id of the next
- * entry in its bucket's chain, and its slot in the {@link DeadlineIndex} (0 for none). Parallel
- * chunked arrays instead of an entry object: 12 bytes per entry beside its packed array, and
- * nothing for the collector to trace but the packed arrays. Freed ids are reused (a free list
- * threaded through the chain links), so the arrays keep the size of the largest keyspace seen.
+ * Entries by id (from 1; 0 means none). Per id, in parallel chunked arrays: the address of the
+ * entry's bytes in {@link EntryPages} (0 when the id is free), the id of the next entry in its
+ * bucket's chain, its slot in the {@link DeadlineIndex} (0 for none) and its key's hash. The hash
+ * beside the chain link lets a lookup skip other keys, and a rehash move entries, without reading
+ * the entries' bytes. Freed ids are reused (a free list threaded through the chain links), so the
+ * arrays keep the size of the largest keyspace seen. Compaction moves an entry's bytes, never its id.
  */
-final class EntrySlab {
-    private byte[][][] packed = new byte[1][][];
-    /** Per entry two ints: next id in the chain, deadline slot. */
+final class EntrySlab implements EntryPages.Compactor {
+    private static final int NEXT = 0;
+    private static final int DEADLINE_SLOT = 1;
+    private static final int HASH = 2;
+    private static final int LINKS = 3;
+
+    private final EntryPages pages = new EntryPages();
+    private long[][] addresses = new long[1][];
     private int[][] links = new int[1][];
     private int freeHead;
     private int nextFresh = 1;
 
-    int allocate(byte[] entry) {
+    /** Stores a new entry; returns its id. */
+    int allocate(byte[] key, byte[] value, int hash) {
         int id;
         if (freeHead != 0) {
             id = freeHead;
@@ -25,21 +32,24 @@ final class EntrySlab {
             id = nextFresh++;
             addChunkFor(id);
         }
-        packed[Chunks.chunk(id)][Chunks.offset(id)] = entry;
-        setNext(id, 0);
+        long address = pages.allocate(PackedEntry.length(key.length, value.length), this);
+        PackedEntry.write(pages.bytes(address), EntryPages.offset(address), id, key, 0, key.length, value);
+        setAddress(id, address);
+        setLink(id, NEXT, 0);
+        setLink(id, HASH, hash);
         return id;
     }
 
     private void addChunkFor(int id) {
         int c = Chunks.chunk(id);
-        if (c == packed.length) {
-            int length = Chunks.grownLength(packed.length, c);
-            packed = Arrays.copyOf(packed, length);
+        if (c == addresses.length) {
+            int length = Chunks.grownLength(addresses.length, c);
+            addresses = Arrays.copyOf(addresses, length);
             links = Arrays.copyOf(links, length);
         }
-        if (packed[c] == null) {
-            packed[c] = new byte[Chunks.SIZE][];
-            links[c] = new int[2 * Chunks.SIZE];
+        if (addresses[c] == null) {
+            addresses[c] = new long[Chunks.SIZE];
+            links[c] = new int[LINKS * Chunks.SIZE];
         }
     }
 
@@ -49,50 +59,143 @@ final class EntrySlab {
     }
 
     void free(int id) {
-        packed[Chunks.chunk(id)][Chunks.offset(id)] = null;
+        long address = address(id);
+        pages.free(address, PackedEntry.length(pages.bytes(address), EntryPages.offset(address)));
+        setAddress(id, 0);
         setDeadlineSlot(id, 0);
         setNext(id, freeHead);
         freeHead = id;
     }
 
-    byte[] packed(int id) {
-        return packed[Chunks.chunk(id)][Chunks.offset(id)];
+    boolean isLive(int id) {
+        return address(id) != 0;
     }
 
-    void setPacked(int id, byte[] entry) {
-        packed[Chunks.chunk(id)][Chunks.offset(id)] = entry;
+    byte[] key(int id) {
+        long address = address(id);
+        return PackedEntry.key(pages.bytes(address), EntryPages.offset(address));
+    }
+
+    byte[] value(int id) {
+        long address = address(id);
+        return PackedEntry.value(pages.bytes(address), EntryPages.offset(address));
+    }
+
+    boolean hasKey(int id, byte[] key) {
+        long address = address(id);
+        return PackedEntry.hasKey(pages.bytes(address), EntryPages.offset(address), key);
+    }
+
+    /** Replaces a live entry's value: in place when the length is the same, else in new space. */
+    void setValue(int id, byte[] value) {
+        long address = address(id);
+        if (PackedEntry.replaceValue(pages.bytes(address), EntryPages.offset(address), value)) {
+            return;
+        }
+        int keyLength = PackedEntry.keyLength(pages.bytes(address), EntryPages.offset(address));
+        long moved = pages.allocate(PackedEntry.length(keyLength, value.length), this);
+        // The allocation may have compacted this very entry elsewhere: read it where it is now.
+        address = address(id);
+        byte[] bytes = pages.bytes(address);
+        int at = EntryPages.offset(address);
+        PackedEntry.write(pages.bytes(moved), EntryPages.offset(moved), id,
+                bytes, PackedEntry.keyStart(bytes, at, keyLength), keyLength, value);
+        setAddress(id, moved);
+        pages.free(address, PackedEntry.length(bytes, at));
+    }
+
+    @Override
+    public void moveLiveEntries(int page, byte[] bytes, int filled) {
+        for (int at = 0; at < filled; ) {
+            int length = PackedEntry.length(bytes, at);
+            int id = PackedEntry.id(bytes, at);
+            long from = EntryPages.address(page, at);
+            if (address(id) == from) {
+                long to = pages.allocate(length, this);
+                System.arraycopy(bytes, at, pages.bytes(to), EntryPages.offset(to), length);
+                setAddress(id, to);
+                pages.free(from, length);
+            }
+            at += length;
+        }
+    }
+
+    /** Pages of memory the entries hold (for tests). */
+    int pagesHeld() {
+        return pages.pagesHeld();
+    }
+
+    int hash(int id) {
+        return link(id, HASH);
     }
 
     int next(int id) {
-        return links[Chunks.chunk(id)][2 * Chunks.offset(id)];
+        return link(id, NEXT);
     }
 
     void setNext(int id, int next) {
-        links[Chunks.chunk(id)][2 * Chunks.offset(id)] = next;
+        setLink(id, NEXT, next);
     }
 
     int deadlineSlot(int id) {
-        return links[Chunks.chunk(id)][2 * Chunks.offset(id) + 1];
+        return link(id, DEADLINE_SLOT);
     }
 
     void setDeadlineSlot(int id, int slot) {
-        links[Chunks.chunk(id)][2 * Chunks.offset(id) + 1] = slot;
+        setLink(id, DEADLINE_SLOT, slot);
     }
 
-    /** Every id ever handed out is either live (has a packed entry) or on the free list, once. */
+    private long address(int id) {
+        return addresses[Chunks.chunk(id)][Chunks.offset(id)];
+    }
+
+    private void setAddress(int id, long address) {
+        addresses[Chunks.chunk(id)][Chunks.offset(id)] = address;
+    }
+
+    private int link(int id, int field) {
+        return links[Chunks.chunk(id)][LINKS * Chunks.offset(id) + field];
+    }
+
+    private void setLink(int id, int field, int value) {
+        links[Chunks.chunk(id)][LINKS * Chunks.offset(id) + field] = value;
+    }
+
+    /**
+     * Every id ever handed out is either live or on the free list, once; each live entry's bytes
+     * name it and hash to its stored hash; and each page's live bytes are exactly its live entries.
+     */
     void checkInvariants(int liveCount) {
         int live = 0;
         for (int id = 1; id < nextFresh; id++) {
-            if (packed(id) != null) {
+            if (isLive(id)) {
                 live++;
+                long address = address(id);
+                byte[] bytes = pages.bytes(address);
+                Invariants.check(bytes != null && PackedEntry.id(bytes, EntryPages.offset(address)) == id,
+                        "entry " + id + " is not at its address");
+                Invariants.check(PackedEntry.hashOfKey(bytes, EntryPages.offset(address)) == hash(id),
+                        "entry " + id + " has a stale hash");
             }
         }
         Invariants.check(live == liveCount, "slab holds " + live + " entries, table " + liveCount);
         int free = 0;
         for (int id = freeHead; id != 0; id = next(id)) {
-            Invariants.check(packed(id) == null && deadlineSlot(id) == 0, "free id " + id + " still holds an entry");
+            Invariants.check(!isLive(id) && deadlineSlot(id) == 0, "free id " + id + " still holds an entry");
             Invariants.check(++free <= nextFresh, "free list has a cycle");
         }
         Invariants.check(live + free == nextFresh - 1, "ids neither live nor free");
+        pages.forEachPage((page, bytes, filled) -> {
+            int liveBytes = 0;
+            for (int at = 0; at < filled; at += PackedEntry.length(bytes, at)) {
+                int id = PackedEntry.id(bytes, at);
+                if (id > 0 && id < nextFresh && address(id) == EntryPages.address(page, at)) {
+                    liveBytes += PackedEntry.length(bytes, at);
+                }
+            }
+            Invariants.check(liveBytes == pages.liveBytes(page),
+                    "page " + page + " counts " + pages.liveBytes(page) + " live bytes but holds " + liveBytes);
+        });
+        pages.checkInvariants();
     }
 }

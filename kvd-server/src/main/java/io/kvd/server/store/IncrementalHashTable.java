@@ -62,7 +62,7 @@ final class IncrementalHashTable {
 
     private int findIn(BucketTable table, byte[] key, int hash) {
         for (int id = table.head(hash & table.mask()); id != 0; id = slab.next(id)) {
-            if (PackedEntry.hasKey(slab.packed(id), key)) {
+            if (slab.hash(id) == hash && slab.hasKey(id, key)) {
                 return id;
             }
         }
@@ -161,7 +161,7 @@ final class IncrementalHashTable {
         int mask = target.mask();
         for (int id = main.head(bucket); id != 0; ) {
             int next = slab.next(id);
-            int to = PackedEntry.hashOfKey(slab.packed(id)) & mask;
+            int to = slab.hash(id) & mask;
             slab.setNext(id, target.head(to));
             target.setHead(to, id);
             id = next;
@@ -293,9 +293,8 @@ final class IncrementalHashTable {
         for (int bucket = 0; bucket < table.length(); bucket++) {
             for (int id = table.head(bucket); id != 0; id = slab.next(id)) {
                 Invariants.check(bucket >= firstLiveBucket, "entry left in a moved bucket");
-                byte[] packed = slab.packed(id);
-                Invariants.check(packed != null, "freed id " + id + " in a chain");
-                Invariants.check((PackedEntry.hashOfKey(packed) & table.mask()) == bucket, "entry in the wrong bucket");
+                Invariants.check(slab.isLive(id), "freed id " + id + " in a chain");
+                Invariants.check((slab.hash(id) & table.mask()) == bucket, "entry in the wrong bucket");
                 Invariants.check(++entries <= size, "more entries in the chains than the size (a cycle?)");
             }
         }

@@ -10,11 +10,11 @@ import java.util.function.Consumer;
  * sockets or RESP. Expired keys are never visible: every lookup checks the deadline against
  * {@link #now()}, the clock the server sets once per batch of commands (Redis's cached mstime).
  *
- * <p>Inside: each key and its value packed into one byte[] ({@link PackedEntry}), kept by id in an
- * {@link EntrySlab}; an {@link IncrementalHashTable} (Redis's dict: chained buckets, resized a few
- * buckets per operation, SCAN's reverse-binary cursor across both tables); and a
- * {@link DeadlineIndex}, the dense array of deadlines that gives a uniformly random key with a TTL
- * in O(1) for active expiry. Values and keys handed out are copies.
+ * <p>Inside: each key and its value packed end to end with the others in large byte[] pages
+ * ({@link PackedEntry}, {@link EntryPages}) and addressed by id through an {@link EntrySlab}; an
+ * {@link IncrementalHashTable} (Redis's dict: chained buckets, resized a few buckets per
+ * operation, SCAN's reverse-binary cursor across both tables); and a {@link DeadlineIndex}, the
+ * dense array of deadlines that gives a uniformly random key with a TTL in O(1) for active expiry. Values and keys handed out are copies.
  */
 public final class Keyspace {
     /** {@link #deadline} of a key that does not exist. */
@@ -81,7 +81,7 @@ public final class Keyspace {
     /** The value of a live key (a copy), or null. */
     public byte[] get(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));
-        return id == 0 ? null : PackedEntry.value(slab.packed(id));
+        return id == 0 ? null : slab.value(id);
     }
 
     public boolean exists(byte[] key) {
@@ -137,7 +137,7 @@ public final class Keyspace {
             return false;
         }
         changes++;
-        byte[] value = PackedEntry.value(slab.packed(id));
+        byte[] value = slab.value(id);
         long deadline = deadlineOf(id);
         delete(id, hash);
         put(to, value, deadline);
@@ -209,7 +209,7 @@ public final class Keyspace {
         while (table.size() > 0) {
             int id = table.randomId(random);
             if (!expireIfDue(id)) {
-                return PackedEntry.key(slab.packed(id));
+                return slab.key(id);
             }
         }
         return null;
@@ -263,7 +263,7 @@ public final class Keyspace {
 
     private void visitLive(int id, Consumer<byte[]> visitor) {
         if (!isDue(id)) {
-            visitor.accept(PackedEntry.key(slab.packed(id)));
+            visitor.accept(slab.key(id));
         }
     }
 
@@ -272,7 +272,7 @@ public final class Keyspace {
         int hash = PackedEntry.hash(key);
         int id = lookup(key, hash);
         if (id == 0) {
-            id = slab.allocate(PackedEntry.pack(key, value));
+            id = slab.allocate(key, value, hash);
             table.insert(id, hash);
             if (snapshot != null) {
                 snapshot.created(id);
@@ -282,9 +282,7 @@ public final class Keyspace {
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
-        if (!PackedEntry.replaceValue(slab.packed(id), value)) {
-            slab.setPacked(id, PackedEntry.pack(key, value));
-        }
+        slab.setValue(id, value);
         return id;
     }
 
@@ -315,10 +313,10 @@ public final class Keyspace {
         if (!isDue(id)) {
             return false;
         }
-        byte[] packed = slab.packed(id);
-        delete(id, PackedEntry.hashOfKey(packed));
+        byte[] key = slab.key(id);
+        delete(id, slab.hash(id));
         expiredKeys++;
-        expiryListener.accept(PackedEntry.key(packed));
+        expiryListener.accept(key);
         return true;
     }
 

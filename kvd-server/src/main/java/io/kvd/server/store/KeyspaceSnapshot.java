@@ -70,14 +70,13 @@ public final class KeyspaceSnapshot {
     }
 
     private void emit(int id) {
-        byte[] packed = slab.packed(id);
-        if (packed == null) {
+        if (!slab.isLive(id)) {
             return;
         }
         int slot = slab.deadlineSlot(id);
         long deadline = slot == 0 ? Keyspace.PERSISTENT : deadlines.deadline(slot);
         if (slot == 0 || deadline >= keyspace.now()) {
-            sink.entry(PackedEntry.key(packed), PackedEntry.value(packed), deadline);
+            sink.entry(slab.key(id), slab.value(id), deadline);
         }
     }
 

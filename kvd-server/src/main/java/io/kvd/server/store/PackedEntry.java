@@ -1,91 +1,101 @@
 package io.kvd.server.store;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * One entry's key and value packed into a single byte[]: the key's length as a varint (one byte
- * up to 127), the key, then the value. One allocation per key instead of an entry object plus two
- * arrays; reads hand out copies, so the packed array never escapes and a value of the same length
- * can be overwritten in place.
+ * The layout of one entry inside a page of {@link EntryPages}: the entry's id (4 bytes), the key's
+ * and the value's lengths as varints (one byte each up to 127), the key, then the value. The id
+ * lets a page be walked and each entry's owner found, which is what compaction needs; the lengths
+ * let the walk step from one entry to the next. Reads hand out copies, so no array escapes, and a
+ * value of the same length is overwritten in place.
  */
 final class PackedEntry {
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int ID_BYTES = 4;
+
     private PackedEntry() {
     }
 
-    static byte[] pack(byte[] key, byte[] value) {
-        int header = varintLength(key.length);
-        byte[] packed = new byte[header + key.length + value.length];
-        int at = 0;
-        for (int n = key.length; ; n >>>= 7) {
-            if (n < 0x80) {
-                packed[at] = (byte) n;
-                break;
-            }
-            packed[at++] = (byte) (n | 0x80);
-        }
-        System.arraycopy(key, 0, packed, header, key.length);
-        System.arraycopy(value, 0, packed, header + key.length, value.length);
-        return packed;
+    /** Bytes an entry with this key and value takes. */
+    static int length(int keyLength, int valueLength) {
+        return ID_BYTES + varintLength(keyLength) + varintLength(valueLength) + keyLength + valueLength;
     }
 
-    static int keyLength(byte[] packed) {
-        int n = 0;
-        for (int at = 0, shift = 0; ; at++, shift += 7) {
-            int b = packed[at];
-            n |= (b & 0x7f) << shift;
-            if (b >= 0) {
-                return n;
-            }
-        }
+    /** Bytes the entry at {@code at} takes. */
+    static int length(byte[] page, int at) {
+        int keyLength = keyLength(page, at);
+        int valueLength = valueLength(page, at, keyLength);
+        return length(keyLength, valueLength);
     }
 
-    private static int varintLength(int n) {
-        return n < 0x80 ? 1 : n < 1 << 14 ? 2 : n < 1 << 21 ? 3 : n < 1 << 28 ? 4 : 5;
+    /** Writes an entry whose key is {@code keyLength} bytes of {@code keySource} from {@code keyFrom}. */
+    static void write(byte[] page, int at, int id, byte[] keySource, int keyFrom, int keyLength, byte[] value) {
+        INT.set(page, at, id);
+        int next = writeVarint(page, at + ID_BYTES, keyLength);
+        next = writeVarint(page, next, value.length);
+        System.arraycopy(keySource, keyFrom, page, next, keyLength);
+        System.arraycopy(value, 0, page, next + keyLength, value.length);
     }
 
-    private static int keyStart(int keyLength) {
-        return varintLength(keyLength);
+    static int id(byte[] page, int at) {
+        return (int) INT.get(page, at);
     }
 
-    static boolean hasKey(byte[] packed, byte[] key) {
-        int keyLength = keyLength(packed);
-        int start = keyStart(keyLength);
-        return keyLength == key.length && Arrays.equals(packed, start, start + keyLength, key, 0, keyLength);
+    static int keyLength(byte[] page, int at) {
+        return readVarint(page, at + ID_BYTES);
     }
 
-    static byte[] key(byte[] packed) {
-        int keyLength = keyLength(packed);
-        int start = keyStart(keyLength);
-        return Arrays.copyOfRange(packed, start, start + keyLength);
+    static int keyStart(byte[] page, int at, int keyLength) {
+        int valueLengthAt = at + ID_BYTES + varintLength(keyLength);
+        return valueLengthAt + varintLength(readVarint(page, valueLengthAt));
     }
 
-    static byte[] value(byte[] packed) {
-        return Arrays.copyOfRange(packed, valueStart(packed), packed.length);
-    }
-
-    /** Overwrites the value if the new one has the same length; false if it must be repacked. */
-    static boolean replaceValue(byte[] packed, byte[] value) {
-        int start = valueStart(packed);
-        if (packed.length - start != value.length) {
+    static boolean hasKey(byte[] page, int at, byte[] key) {
+        int keyLength = keyLength(page, at);
+        if (keyLength != key.length) {
             return false;
         }
-        System.arraycopy(value, 0, packed, start, value.length);
+        int start = keyStart(page, at, keyLength);
+        return Arrays.equals(page, start, start + keyLength, key, 0, keyLength);
+    }
+
+    static byte[] key(byte[] page, int at) {
+        int keyLength = keyLength(page, at);
+        int start = keyStart(page, at, keyLength);
+        return Arrays.copyOfRange(page, start, start + keyLength);
+    }
+
+    static byte[] value(byte[] page, int at) {
+        int keyLength = keyLength(page, at);
+        int valueStart = keyStart(page, at, keyLength) + keyLength;
+        return Arrays.copyOfRange(page, valueStart, valueStart + valueLength(page, at, keyLength));
+    }
+
+    /** Overwrites the value if the new one has the same length; false if the entry must move. */
+    static boolean replaceValue(byte[] page, int at, byte[] value) {
+        int keyLength = keyLength(page, at);
+        if (valueLength(page, at, keyLength) != value.length) {
+            return false;
+        }
+        System.arraycopy(value, 0, page, keyStart(page, at, keyLength) + keyLength, value.length);
         return true;
     }
 
-    private static int valueStart(byte[] packed) {
-        int keyLength = keyLength(packed);
-        return keyStart(keyLength) + keyLength;
+    private static int valueLength(byte[] page, int at, int keyLength) {
+        return readVarint(page, at + ID_BYTES + varintLength(keyLength));
     }
 
     static int hash(byte[] key) {
         return hash(key, 0, key.length);
     }
 
-    static int hashOfKey(byte[] packed) {
-        int keyLength = keyLength(packed);
-        int start = keyStart(keyLength);
-        return hash(packed, start, start + keyLength);
+    static int hashOfKey(byte[] page, int at) {
+        int keyLength = keyLength(page, at);
+        int start = keyStart(page, at, keyLength);
+        return hash(page, start, start + keyLength);
     }
 
     /** Polynomial hash finished with MurmurHash3's fmix32, so the low bits that pick a bucket mix every byte. */
@@ -99,5 +109,29 @@ final class PackedEntry {
         h ^= h >>> 13;
         h *= 0xc2b2ae35;
         return h ^ (h >>> 16);
+    }
+
+    private static int varintLength(int n) {
+        return n < 0x80 ? 1 : n < 1 << 14 ? 2 : n < 1 << 21 ? 3 : n < 1 << 28 ? 4 : 5;
+    }
+
+    /** Writes {@code n} as a varint at {@code at}; returns the index after it. */
+    private static int writeVarint(byte[] page, int at, int n) {
+        for (; n >= 0x80; n >>>= 7) {
+            page[at++] = (byte) (n | 0x80);
+        }
+        page[at] = (byte) n;
+        return at + 1;
+    }
+
+    private static int readVarint(byte[] page, int at) {
+        int n = 0;
+        for (int shift = 0; ; at++, shift += 7) {
+            int b = page[at];
+            n |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                return n;
+            }
+        }
     }
 }

@@ -149,14 +149,14 @@ class KeyspaceModelTest {
     }
 
     private void put(String key) {
-        byte[] value = bytes("v" + op);
+        byte[] value = value();
         long deadline = random.nextInt(10) < 7 ? PERSISTENT : deadline();
         keyspace.put(bytes(key), value, deadline);
         change(key, value, deadline);
     }
 
     private void putKeepingDeadline(String key) {
-        byte[] value = bytes("v" + op);
+        byte[] value = value();
         keyspace.putKeepingDeadline(bytes(key), value);
         ModelEntry e = liveEntry(key);
         change(key, value, e == null ? PERSISTENT : e.deadline);
@@ -254,6 +254,20 @@ class KeyspaceModelTest {
         Set<String> keys = new HashSet<>();
         keyspace.forEachKey(key -> keys.add(string(key)));
         return keys;
+    }
+
+    /**
+     * A value of random length tagged with the operation, so overwrites move entries between
+     * pages and compactions run; one in 500 is too large to share a page.
+     */
+    private byte[] value() {
+        int length = random.nextInt(500) == 0 ? EntryPages.LARGEST_SHARED + 1 + random.nextInt(1000) : random.nextInt(200);
+        byte[] tag = bytes("v" + op + ";");
+        byte[] value = new byte[length];
+        for (int i = 0; i < length; i++) {
+            value[i] = tag[i % tag.length];
+        }
+        return value;
     }
 
     private static byte[] bytes(String s) {
