@@ -106,7 +106,7 @@ class EntrySlabTest {
         slab.checkInvariants(ids.size());
         model.forEach((id, value) -> assertThat(slab.value(id)).isEqualTo(value));
         System.out.println("EntrySlabTest: " + ids.size() + " entries, " + liveBytes + " live bytes, at most "
-                + mostPages + " pages in use");
+                + mostPages + " pages held");
     }
 
     private int allocate(String key, int valueLength) {
