@@ -1,6 +1,7 @@
 package io.kvd.server.aof;
 
 import io.kvd.server.command.Client;
+import io.kvd.server.command.Command;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -56,7 +57,8 @@ public final class AofLoader {
             Client client = null;
             long recordStart = 0;
             for (byte[][] argv; (argv = reader.next()) != null; recordStart = reader.validUpTo()) {
-                if (commands.lookup(argv[0]) == null) {
+                Command command = commands.lookup(argv[0]);
+                if (command == null) {
                     throw new AofFormatException("unknown command '" + new String(argv[0], StandardCharsets.UTF_8)
                             + "'", recordStart, recordStart);
                 }
@@ -68,7 +70,7 @@ public final class AofLoader {
                     client.setAuthenticated(true);
                     client.obeyEverySlot();
                 }
-                commands.call(client, argv);
+                commands.call(client, command, argv);
                 if (reader.records() == SIZING_SAMPLE_RECORDS) {
                     server.keyspace().reserve(expectedRecords(reader));
                 }
