@@ -14,7 +14,12 @@ import java.util.Arrays;
  * ({@link AofFormatException}).
  */
 final class AofReader {
-    private static final int CHUNK = 4 << 20;
+    /**
+     * Bytes read at a time: small enough to stay in the CPU's cache between the read and the
+     * parse, and for the first read to be quick (4 MB took 30 ms, mostly faulting in fresh pages,
+     * while the replay waited for its first record).
+     */
+    private static final int CHUNK = 256 << 10;
     /** Longest decimal accepted in a header: more digits cannot be a real count or length. */
     private static final int MAX_DIGITS = 18;
     private static final int NEED_MORE = -1;

@@ -62,6 +62,19 @@ class AofReaderTest {
     }
 
     @Test
+    void recordLargerThanOneReadOfTheFileIsReadWhole() throws Exception {
+        String large = "x".repeat(3 << 20);
+        try (FileChannel channel = open(records(cmd("SET", "a", "1"), cmd("SET", "big", large), cmd("SET", "b", "2")))) {
+            AofReader reader = new AofReader(channel);
+            reader.next();
+            assertThat(reader.next()[2]).hasSize(large.length());
+            assertThat(text(reader.next())).containsExactly("SET", "b", "2");
+            assertThat(reader.next()).isNull();
+            assertThat(reader.isTorn()).isFalse();
+        }
+    }
+
+    @Test
     void tornLastRecordParsedIntoADoneRecordEndsTheFileAfterTheLastCompleteOne() throws Exception {
         String complete = records(cmd("SET", "a", "1"));
         String torn = records(cmd("SET", "b", "2")).substring(0, 17);
