@@ -26,9 +26,9 @@ public final class RespWriter {
 
     static {
         for (int i = 0; i < SHARED_INTEGERS; i++) {
-            INTEGER_REPLIES[i] = ascii(":" + i + "\r\n");
-            BULK_HEADERS[i] = ascii("$" + i + "\r\n");
-            ARRAY_HEADERS[i] = ascii("*" + i + "\r\n");
+            INTEGER_REPLIES[i] = sharedLine(':', i);
+            BULK_HEADERS[i] = sharedLine('$', i);
+            ARRAY_HEADERS[i] = sharedLine('*', i);
         }
     }
 
@@ -137,6 +137,23 @@ public final class RespWriter {
             value /= 10;
         }
         out.writerIndex(end);
+    }
+
+    /**
+     * {@code type}, the digits of {@code n} (below {@link #SHARED_INTEGERS}) and CRLF, built without
+     * Strings: 30,000 concatenations made this class's initialization, which the first reply (the
+     * AOF replay's, at start) waits for, about three times slower.
+     */
+    private static byte[] sharedLine(char type, int n) {
+        int digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4;
+        byte[] line = new byte[digits + 3];
+        line[0] = (byte) type;
+        for (int i = digits; i > 0; i--, n /= 10) {
+            line[i] = (byte) ('0' + n % 10);
+        }
+        line[digits + 1] = '\r';
+        line[digits + 2] = '\n';
+        return line;
     }
 
     private static byte[] ascii(String s) {

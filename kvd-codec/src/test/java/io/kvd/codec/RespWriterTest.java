@@ -55,6 +55,16 @@ class RespWriterTest {
     }
 
     @Test
+    void everySharedIntegerAndLengthIsItsDecimalText() {
+        for (int n = 0; n <= 10_000; n++) {
+            int i = n;
+            assertThat(written(out -> RespWriter.writeInteger(out, i))).isEqualTo(":" + i + "\r\n");
+            assertThat(written(out -> RespWriter.writeArrayHeader(out, i))).isEqualTo("*" + i + "\r\n");
+            assertThat(written(out -> RespWriter.writeBulk(out, new byte[i]))).startsWith("$" + i + "\r\n");
+        }
+    }
+
+    @Test
     void nullBulkAndNullArrayHaveLengthMinusOne() {
         assertThat(written(out -> RespWriter.writeNullBulk(out))).isEqualTo("$-1\r\n");
         assertThat(written(out -> RespWriter.writeNullArray(out))).isEqualTo("*-1\r\n");

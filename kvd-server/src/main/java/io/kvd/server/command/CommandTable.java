@@ -132,6 +132,14 @@ public final class CommandTable {
             client.reply().error(unknownCommand(argv));
             return null;
         }
+        return call(client, command, argv);
+    }
+
+    /**
+     * Runs {@code command}, the result of {@link #lookup} for {@code argv[0]}, for a caller that
+     * looked it up itself (the AOF replay, which refuses unknown commands): one lookup per record.
+     */
+    public Command call(Client client, Command command, byte[][] argv) {
         if (!command.arityMatches(argv.length)) {
             client.reply().error(Errors.wrongArity(command.name()));
             return null;

@@ -200,6 +200,25 @@ class AofLoaderTest {
         assertThat(contents(replayed)).isEqualTo(contents(live));
     }
 
+    @Test
+    void everyRecordKeepsItsOwnArgumentsThoughLaterRecordsAreParsedIntoTheSameArrays() throws Exception {
+        // Far more records than the reader keeps in flight, all of the same lengths: once the
+        // reader refills the arrays of records already run, a command that kept one would change.
+        TreeMap<String, String> expected = new TreeMap<>();
+        String[][] records = new String[40_000][];
+        for (int i = 0; i < records.length; i += 2) {
+            String key = String.format("key:%06d", i);
+            String next = String.format("key:%06d", i + 1);
+            records[i] = i % 4 == 0 ? cmd("SET", key, "v" + key) : cmd("GETSET", key, "v" + key);
+            records[i + 1] = cmd("MSET", next, "v" + next, key, "w" + key);
+            expected.put(key, "w" + key + " @-1");
+            expected.put(next, "v" + next + " @-1");
+        }
+        AofFixture kvd = new AofFixture();
+        kvd.load(file(records(records)));
+        assertThat(contents(kvd)).isEqualTo(expected);
+    }
+
     /** Every live key with its value and deadline, sorted. */
     private static TreeMap<String, String> contents(AofFixture kvd) {
         TreeMap<String, String> all = new TreeMap<>();
