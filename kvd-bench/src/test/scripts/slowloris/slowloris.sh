@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Do slowloris clients slow the others down? kvbench's 50 busy clients run SET (16-byte values,
 # pipeline 1) for DURATION, alone and then with SLOW connections trickling one byte every 100 ms
-# (slowloris.py), alternated RUNS times, against kvd and against redis-server in the same run.
+# (kvbench slowloris), alternated RUNS times, against kvd and against redis-server in the same run.
 # Prints each run's p99 (and p50, throughput) and, per server, the median p99 with over without.
 # Usage: slowloris.sh [RUNS=3] [DURATION=20s] [SLOW=1000]
 #        (from the repository root, after `mvn -B -q package -DskipTests`)
@@ -9,7 +9,6 @@ set -euo pipefail
 RUNS=${1:-3}
 DURATION=${2:-20s}
 SLOW=${3:-1000}
-HERE=$(cd "$(dirname "$0")" && pwd)
 PORT_KVD=$((20000 + RANDOM % 20000))
 PORT_REDIS=$((PORT_KVD + 1))
 WORK=$(mktemp -d)
@@ -56,7 +55,8 @@ for run in $(seq "$RUNS"); do
         [ $server = redis ] && port=$PORT_REDIS
         bench $server $port without "$run"
         rm -f "$WORK/slowloris.out"
-        python3 "$HERE/slowloris.py" "$port" "$SLOW" 100 3600 > "$WORK/slowloris.out" &
+        java -jar kvd-bench/target/kvbench.jar slowloris -p "$port" -c "$SLOW" --interval 100ms --duration 1h \
+            > "$WORK/slowloris.out" &
         SLOW_PID=$!
         until [ -f "$WORK/slowloris.out" ] && grep -q "^open" "$WORK/slowloris.out"; do
             kill -0 "$SLOW_PID" 2>/dev/null || { echo "slowloris failed" >&2; exit 1; }

@@ -89,6 +89,17 @@ public final class RespDecoder extends ByteToMessageDecoder {
         return actualReadableBytes();
     }
 
+    /**
+     * The fewest further bytes that can change what this decoder does: the rest of the bulk whose
+     * data is arriving (its CRLF included), else 1 (any byte may end a header line).
+     */
+    public int bytesToProgress() {
+        if (argumentCount == 0 || bulkLength < 0 || discarding) {
+            return 1;
+        }
+        return Math.max(1, nextOffset + bulkLength + 2 - actualReadableBytes());
+    }
+
     /** Stops emitting commands; input keeps accumulating until {@link #resume()}. */
     public void pause() {
         paused = true;

@@ -44,6 +44,32 @@ class RespDecoderTest {
     }
 
     @Test
+    void bytesToProgressInsideABulkAreTheRestOfItsDataAndCrlf() {
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$3\r\nSE")));
+        assertThat(decoder.bytesToProgress()).isEqualTo(3);
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("T\r\n$11\r\n")));
+        assertThat(decoder.bytesToProgress()).isEqualTo(13);
+        assertThat(channel.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void bytesToProgressInAHeaderLineOrBetweenFramesAreOne() {
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+        assertThat(decoder.bytesToProgress()).isEqualTo(1);
+
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("*3\r\n$3")));
+        assertThat(decoder.bytesToProgress()).isEqualTo(1);
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n")));
+        assertThat(Inbound.readAll(channel)).containsExactly(args("SET", "k", "v"));
+        assertThat(decoder.bytesToProgress()).isEqualTo(1);
+        assertThat(channel.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
     void pipelinedFramesInOneBufferDecodeInOrder() {
         assertThat(decode("*1\r\n$4\r\nPING\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n*1\r\n$4\r\nPING\r\n"))
                 .containsExactly(args("PING"), args("GET", "k"), args("PING"));

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private final OutputLimits outputLimits;
     private boolean queuedForFlush;
     private boolean paused;
+    private ReceiveLowWater receiveLowWater;
+    /** Whether a command completed since the last channelReadComplete. */
+    private boolean ranCommandThisRead;
 
     ConnectionHandler(ServerState server, CommandTable commands, IterationFlush flush, RespDecoder decoder) {
         this.server = server;
@@ -58,6 +62,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             return;
         }
         this.client = new Client(server, ctx.alloc(), this);
+        this.receiveLowWater = new ReceiveLowWater(ctx.channel(), ctx.pipeline().get(SslHandler.class) != null);
         decoder.setAuthenticated(client.isAuthenticated());
         server.clients().put(client.id(), client);
         server.stats().connectionsReceived++;
@@ -83,6 +88,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             // First command of this iteration: read the clock once for the whole batch.
             server.keyspace().setTime(System.currentTimeMillis());
         }
+        ranCommandThisRead = true;
         if (msg instanceof byte[][] argv) {
             commands.call(client, argv);
             decoder.setAuthenticated(client.isAuthenticated());
@@ -117,6 +123,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             server.stats().queryBufferLimitDisconnections++;
             ctx.close();
             return;
+        }
+        if (client != null) {
+            receiveLowWater.afterRead(!ranCommandThisRead && decoder.bufferedBytes() > 0, decoder.bytesToProgress());
+            ranCommandThisRead = false;
         }
         ctx.fireChannelReadComplete();
     }

@@ -17,6 +17,12 @@ final class OutputLimits {
         this.config = config;
     }
 
+    /** False with {@code normal 0 0 0} (the default): no client can ever exceed a limit. */
+    static boolean configured(Config config) {
+        Config.OutputBufferLimit limit = config.outputBufferLimit();
+        return limit.hardBytes() > 0 || limit.softBytes() > 0;
+    }
+
     /** True when a client with {@code pendingBytes} of unsent output must be closed at {@code nowMs}. */
     boolean exceeded(long pendingBytes, long nowMs) {
         Config.OutputBufferLimit limit = config.outputBufferLimit();
