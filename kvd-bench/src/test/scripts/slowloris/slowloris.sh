@@ -24,7 +24,7 @@ trap cleanup EXIT
 ulimit -n $((SLOW + 4096))
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-java -jar kvd-server/target/kvd.jar --port $PORT_KVD --appendonly no --loglevel warning &
+java @config/jvm.options -jar kvd-server/target/kvd.jar --port $PORT_KVD --appendonly no --loglevel warning &
 KVD_PID=$!
 redis-server --port $PORT_REDIS --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
 for port in $PORT_KVD $PORT_REDIS; do

@@ -22,7 +22,7 @@ DIR=$(mktemp -d)
 trap 'redis-cli -p $PORT shutdown nosave >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
 
 echo "load: $(uptime)"
-java -jar "$JAR" --port "$PORT" --dir "$DIR" --appendonly yes --appendfsync everysec \
+java @"$ROOT/config/jvm.options" -jar "$JAR" --port "$PORT" --dir "$DIR" --appendonly yes --appendfsync everysec \
     --auto-aof-rewrite-percentage 0 > "$DIR/kvd.log" 2>&1 &
 for _ in $(seq 1 300); do
     redis-cli -p "$PORT" ping 2>/dev/null | grep -q PONG && break

@@ -5,7 +5,8 @@ import java.util.Arrays;
 
 /**
  * Bulk insert into a fresh Keyspace, in process: nanoseconds per insert and the longest single
- * put, for each key count given, median of 5 runs. Keys "key:%012d" (16 bytes), 16-byte values.
+ * put, for each key count given, median of 11 runs (a 100 K fill is ~20 ms of work, so a few runs
+ * are noise). Keys "key:%012d" (16 bytes), 16-byte values.
  * Run from the repository root after `mvn package`:
  *   java -Xms2g -Xmx2g -cp kvd-server/target/classes kvd-server/src/test/scripts/store/InsertCost.java 100000 1600000 5000000
  */
@@ -17,7 +18,7 @@ public class InsertCost {
         for (String arg : args) {
             int n = Integer.parseInt(arg);
             byte[][] keys = keys(n);
-            int runs = 5;
+            int runs = 11;
             double[] nsPerInsert = new double[runs];
             long[] longest = new long[runs];
             for (int run = 0; run < runs; run++) {

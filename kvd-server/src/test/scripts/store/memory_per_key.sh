@@ -22,7 +22,7 @@ PY
 
 rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 
-java "${JVM_FLAGS[@]}" -jar kvd-server/target/kvd.jar --port $PORT_KVD --loglevel warning &
+java "${JVM_FLAGS[@]}" -jar kvd-server/target/kvd.jar --port $PORT_KVD --appendonly no --dir "$WORK" --loglevel warning &
 KVD_PID=$!
 until redis-cli -p $PORT_KVD ping >/dev/null 2>&1; do sleep 0.2; done
 # Warm up first (JIT, Netty's buffer pools), so the difference is the keys and nothing else.
