@@ -181,13 +181,19 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Where kvd.jar and redis-server are, and the command lines that start them. */
-    record ServerBinaries(Path kvdJar, Path redisServer) {
+    /**
+     * Where kvd.jar, its java argument file (null for the JVM's defaults) and redis-server are,
+     * and the command lines that start them.
+     */
+    record ServerBinaries(Path kvdJar, Path kvdJvmOptions, Path redisServer) {
         List<String> command(Kind kind, int port, Path dir) {
             List<String> command = new ArrayList<>();
             if (kind == Kind.KVD) {
-                command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-jar", kvdJar.toString()));
+                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                if (kvdJvmOptions != null) {
+                    command.add("@" + kvdJvmOptions);
+                }
+                command.addAll(List.of("-jar", kvdJar.toString()));
             } else {
                 command.addAll(List.of(redisServer.toString(), "--bind", "127.0.0.1", "--save", ""));
             }

@@ -46,6 +46,10 @@ final class SuiteCommand implements Callable<Integer> {
     @Option(names = "--kvd-jar", description = "kvd's fat jar (default: kvd-server/target/kvd.jar).")
     private Path kvdJar = Path.of(System.getProperty("kvd.jar", "kvd-server/target/kvd.jar"));
 
+    @Option(names = "--kvd-jvm-options", description = "java argument file kvd starts with (default: config/jvm.options "
+            + "when it exists, as the README's command; 'none' for the JVM's defaults).")
+    private String kvdJvmOptions;
+
     @Option(names = "--redis-server", description = "redis-server to compare with (default: the PATH's; 'none' for kvd alone).")
     private String redisServer;
 
@@ -62,6 +66,11 @@ final class SuiteCommand implements Callable<Integer> {
             err.println("kvbench suite: no kvd.jar at " + kvdJar.toAbsolutePath() + "; build kvd-server or pass --kvd-jar");
             return 2;
         }
+        Path jvmOptions = kvdJvmOptions();
+        if (jvmOptions != null && !Files.isRegularFile(jvmOptions)) {
+            err.println("kvbench suite: no JVM options file at " + jvmOptions.toAbsolutePath());
+            return 2;
+        }
         Path redis = redisServer();
         if (redis == null) {
             err.println("kvbench suite: no redis-server; measuring kvd alone");
@@ -71,7 +80,8 @@ final class SuiteCommand implements Callable<Integer> {
         Instant start = Instant.now();
         Double loadBefore = ProcFs.loadAverage();
         log.say("kvbench suite (" + scale.name() + ", " + runs + " reps) into " + out + "; load average " + loadBefore);
-        new Suite(new ServerBinaries(kvdJar.toAbsolutePath(), redis), scale, runs, selected, log).run();
+        new Suite(new ServerBinaries(kvdJar.toAbsolutePath(), jvmOptions == null ? null : jvmOptions.toAbsolutePath(), redis),
+                scale, runs, selected, log).run();
         Files.writeString(out.resolve("suite.json"), new ResultJson()
                 .field("start", start.toString()).field("end", Instant.now().toString())
                 .field("scale", scale.name()).field("reps", runs)
@@ -81,9 +91,18 @@ final class SuiteCommand implements Callable<Integer> {
                 .field("load_before", loadBefore).field("load_after", ProcFs.loadAverage())
                 .field("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
                 .field("kvd_jar", kvdJar.toAbsolutePath().toString())
+                .field("kvd_jvm_options", jvmOptions == null ? null : jvmOptions.toAbsolutePath().toString())
                 .field("redis_server", redis == null ? null : version(redis)) + "\n");
         log.say("done in " + Duration.between(start, Instant.now()).toSeconds() + " s; load average " + ProcFs.loadAverage());
         return 0;
+    }
+
+    private Path kvdJvmOptions() {
+        if (kvdJvmOptions == null) {
+            Path shipped = Path.of("config", "jvm.options");
+            return Files.isRegularFile(shipped) ? shipped : null;
+        }
+        return "none".equals(kvdJvmOptions) ? null : Path.of(kvdJvmOptions);
     }
 
     private Path redisServer() {

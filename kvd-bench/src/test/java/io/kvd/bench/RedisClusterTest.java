@@ -40,7 +40,7 @@ class RedisClusterTest {
     static void startCluster() throws Exception {
         Path redisServer = onPath("redis-server");
         Path redisCli = onPath("redis-cli");
-        ServerBinaries binaries = new ServerBinaries(null, redisServer);
+        ServerBinaries binaries = new ServerBinaries(null, null, redisServer);
         for (int i = 0; i < NODES; i++) {
             // The bus port is by default the port + 10000, past 65535 for most ephemeral ports.
             nodes.add(ServerProcess.start(Kind.REDIS, binaries, dir.resolve("node-" + i), SuiteServers.directives(
