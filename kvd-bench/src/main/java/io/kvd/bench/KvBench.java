@@ -2,6 +2,7 @@ package io.kvd.bench;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,15 +29,8 @@ public final class KvBench implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    // -h is the host, as in redis-benchmark, so help is only --help.
-    @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
-
-    @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
-    private String host;
-
-    @Option(names = {"-p", "--port"}, defaultValue = "6379", description = "Server port (default: ${DEFAULT-VALUE}).")
-    private int port;
+    @Mixin
+    private ServerOptions server;
 
     @Option(names = {"-c", "--connections"}, defaultValue = "50", description = "Connections (default: ${DEFAULT-VALUE}).")
     private int connections;
@@ -136,10 +130,7 @@ public final class KvBench implements Callable<Integer> {
 
     /** The parsed options, checked. @throws ParameterException naming the first bad option */
     BenchSettings settings() {
-        atLeast(1, port, "-p");
-        if (port > 65_535) {
-            throw new ParameterException(spec.commandLine(), "-p must be a TCP port, at most 65535");
-        }
+        ServerAddress address = server.address(spec);
         if (cluster != null && servers != null) {
             throw new ParameterException(spec.commandLine(), "--cluster and --servers exclude each other");
         }
@@ -148,7 +139,7 @@ public final class KvBench implements Callable<Integer> {
                     "--server-pid does not go with --cluster: the masters are discovered, their pids read from INFO");
         }
         List<ServerAddress> targets = cluster != null ? List.of(cluster)
-                : servers != null ? servers : List.of(new ServerAddress(host, port));
+                : servers != null ? servers : List.of(address);
         if (serverPids != null && serverPids.size() != targets.size()) {
             throw new ParameterException(spec.commandLine(), "--server-pid needs one process id per server");
         }

@@ -1,6 +1,7 @@
 package io.kvd.bench;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,14 +25,8 @@ final class SlowlorisCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
-
-    @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
-    private String host;
-
-    @Option(names = {"-p", "--port"}, defaultValue = "6379", description = "Server port (default: ${DEFAULT-VALUE}).")
-    private int port;
+    @Mixin
+    private ServerOptions server;
 
     @Option(names = {"-c", "--connections"}, defaultValue = "1000", description = "Connections (default: ${DEFAULT-VALUE}).")
     private int connections;
@@ -51,7 +46,8 @@ final class SlowlorisCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        try (Slowloris slowloris = Slowloris.open(host, port, connections)) {
+        ServerAddress address = server.address(spec);
+        try (Slowloris slowloris = Slowloris.open(address.host(), address.port(), connections)) {
             out.println("open " + connections);
             out.flush();
             // SIGTERM and SIGINT end the run as its duration would: summary printed, exit 0
