@@ -169,7 +169,7 @@ final class EntryPages {
         return live[page];
     }
 
-    /** The totals agree with the pages, and the holes are within bounds but for the pages filled since the last compaction. */
+    /** The totals agree with the pages, and no page but the head is left without live bytes. */
     void checkInvariants() {
         long filledSum = 0;
         long liveSum = 0;

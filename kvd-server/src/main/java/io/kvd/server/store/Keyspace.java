@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * ({@link PackedEntry}, {@link EntryPages}) and addressed by id through an {@link EntrySlab}; an
  * {@link IncrementalHashTable} (Redis's dict: chained buckets, resized a few buckets per
  * operation, SCAN's reverse-binary cursor across both tables); and a {@link DeadlineIndex}, the
- * dense array of deadlines that gives a uniformly random key with a TTL in O(1) for active expiry. Values and keys handed out are copies.
+ * dense array of deadlines that gives a uniformly random key with a TTL in O(1) for active expiry.
+ * Values and keys handed out are copies.
  */
 public final class Keyspace {
     /** {@link #deadline} of a key that does not exist. */
