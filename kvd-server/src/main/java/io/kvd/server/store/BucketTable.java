@@ -1,17 +1,20 @@
 package io.kvd.server.store;
 
 /**
- * A power-of-two array of bucket heads (entry ids, 0 for an empty bucket), allocated a chunk at a
- * time on first write: a table of 8 M buckets costs nothing until entries land in it, so starting
- * a resize is O(1) and the rehash that fills it pays as it goes.
+ * A power-of-two array of bucket heads (entry ids, 0 for an empty bucket), cut into
+ * {@link Regions} arrays allocated on first write: a table of 8 M buckets costs nothing until
+ * entries land in it, so starting a resize is O(1) and the rehash that fills it pays as it goes.
+ * A table smaller than one region is a single array of its own length.
  */
 final class BucketTable {
+    private static final int PER_CHUNK = Regions.INT_LENGTH;
+
     private final int[][] chunks;
     private final int length;
 
     BucketTable(int length) {
         this.length = length;
-        this.chunks = new int[(length + Chunks.MASK) >>> Chunks.SHIFT][];
+        this.chunks = new int[(length + PER_CHUNK - 1) / PER_CHUNK][];
     }
 
     int length() {
@@ -23,22 +26,27 @@ final class BucketTable {
     }
 
     int head(int bucket) {
-        int[] chunk = chunks[Chunks.chunk(bucket)];
-        return chunk == null ? 0 : chunk[Chunks.offset(bucket)];
+        int[] chunk = chunks[bucket / PER_CHUNK];
+        return chunk == null ? 0 : chunk[bucket % PER_CHUNK];
     }
 
     void setHead(int bucket, int id) {
-        int c = Chunks.chunk(bucket);
+        int c = bucket / PER_CHUNK;
         int[] chunk = chunks[c];
         if (chunk == null) {
-            chunk = new int[Math.min(length, Chunks.SIZE)];
+            chunk = length < PER_CHUNK ? new int[length] : Regions.ints();
             chunks[c] = chunk;
         }
-        chunk[Chunks.offset(bucket)] = id;
+        chunk[bucket % PER_CHUNK] = id;
+    }
+
+    /** Whether {@code bucket} is the last one of its chunk. */
+    boolean endsChunk(int bucket) {
+        return bucket % PER_CHUNK == PER_CHUNK - 1;
     }
 
     /** Drops the chunk holding {@code bucket}; every bucket in it must be empty. */
     void releaseChunkOf(int bucket) {
-        chunks[Chunks.chunk(bucket)] = null;
+        chunks[bucket / PER_CHUNK] = null;
     }
 }

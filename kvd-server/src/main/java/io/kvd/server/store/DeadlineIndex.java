@@ -10,8 +10,13 @@ import java.util.SplittableRandom;
  * lives. Chunked like the slab; chunks past the end are dropped as the index empties.
  */
 final class DeadlineIndex {
-    private int[][] ids = new int[1][];
-    private long[][] deadlines = new long[1][];
+    private static final int DEADLINE = 0;
+    private static final int ID = 1;
+    private static final int FIELDS = 2;
+    private static final int PER_CHUNK = Regions.LONG_LENGTH / FIELDS;
+
+    /** Per slot, its deadline and its entry's id, side by side in {@link Regions} arrays. */
+    private long[][] chunks = new long[1][];
     private int count;
 
     int count() {
@@ -19,29 +24,26 @@ final class DeadlineIndex {
     }
 
     int id(int slot) {
-        return ids[Chunks.chunk(slot)][Chunks.offset(slot)];
+        return (int) chunks[slot / PER_CHUNK][FIELDS * (slot % PER_CHUNK) + ID];
     }
 
     long deadline(int slot) {
-        return deadlines[Chunks.chunk(slot)][Chunks.offset(slot)];
+        return chunks[slot / PER_CHUNK][FIELDS * (slot % PER_CHUNK) + DEADLINE];
     }
 
     void setDeadline(int slot, long deadline) {
-        deadlines[Chunks.chunk(slot)][Chunks.offset(slot)] = deadline;
+        chunks[slot / PER_CHUNK][FIELDS * (slot % PER_CHUNK) + DEADLINE] = deadline;
     }
 
     /** Appends an entry's deadline; returns its slot. */
     int add(int id, long deadline) {
         int slot = ++count;
-        int c = Chunks.chunk(slot);
-        if (c == ids.length) {
-            int length = Chunks.grownLength(ids.length, c);
-            ids = Arrays.copyOf(ids, length);
-            deadlines = Arrays.copyOf(deadlines, length);
+        int c = slot / PER_CHUNK;
+        if (c == chunks.length) {
+            chunks = Arrays.copyOf(chunks, Regions.grownDirectory(chunks.length, c));
         }
-        if (ids[c] == null) {
-            ids[c] = new int[Chunks.SIZE];
-            deadlines[c] = new long[Chunks.SIZE];
+        if (chunks[c] == null) {
+            chunks[c] = Regions.longs();
         }
         set(slot, id, deadline);
         return slot;
@@ -60,17 +62,18 @@ final class DeadlineIndex {
         }
         set(last, 0, 0);
         // Keep one empty chunk past the end, so a key added and removed at a boundary does not churn.
-        int spare = Chunks.chunk(last) + 1;
-        if (Chunks.offset(last) == 0 && spare < ids.length) {
-            ids[spare] = null;
-            deadlines[spare] = null;
+        int spare = last / PER_CHUNK + 1;
+        if (last % PER_CHUNK == 0 && spare < chunks.length) {
+            chunks[spare] = null;
         }
         return moved;
     }
 
     private void set(int slot, int id, long deadline) {
-        ids[Chunks.chunk(slot)][Chunks.offset(slot)] = id;
-        deadlines[Chunks.chunk(slot)][Chunks.offset(slot)] = deadline;
+        long[] chunk = chunks[slot / PER_CHUNK];
+        int at = FIELDS * (slot % PER_CHUNK);
+        chunk[at + DEADLINE] = deadline;
+        chunk[at + ID] = id;
     }
 
     int randomSlot(SplittableRandom random) {

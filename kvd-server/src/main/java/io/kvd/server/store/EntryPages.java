@@ -7,8 +7,9 @@ import java.util.Arrays;
  * page, and a page of its own for an entry too large to share one. An address is the page's
  * number (from 1; 0 is no address) in the high int and the offset in the low one.
  *
- * <p>Why pages: millions of entries become a few hundred arrays of bytes, so a young collection
- * has almost nothing to copy and a full one almost nothing to trace. With one {@code byte[]} per
+ * <p>Why pages: millions of entries become a few hundred arrays of bytes, so a full collection has
+ * almost nothing to trace, and a young one nothing to copy: a shared page is a {@link Regions}
+ * array, allocated in the old generation and touched off the loop. With one {@code byte[]} per
  * entry, G1 copied every new entry and stopped the loop for up to 122 ms at a few million keys.
  * It is memcached's slab idea, kept without its size classes: entries are packed end to end, so
  * no byte is lost to rounding up.
@@ -20,7 +21,7 @@ import java.util.Arrays;
  * leave their holes until the next writes, as an allocator's fragmentation stays in Redis.
  */
 final class EntryPages {
-    static final int PAGE_SIZE = 1 << 18;
+    static final int PAGE_SIZE = Regions.BYTE_LENGTH;
     /** Larger entries get a page of their own; below, at least a quarter of a page is left for them after a compaction. */
     static final int LARGEST_SHARED = PAGE_SIZE / 8;
 
@@ -79,7 +80,7 @@ final class EntryPages {
 
     private void openHead(Compactor compactor) {
         int old = head;
-        head = open(spare != null ? spare : new byte[PAGE_SIZE], 0);
+        head = open(spare != null ? spare : Regions.bytes(), 0);
         spare = null;
         releaseIfEmpty(old);
         // The emptiest page then holds under 3/4 of a page, so the head keeps room for any shared entry.

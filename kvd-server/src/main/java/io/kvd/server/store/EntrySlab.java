@@ -3,22 +3,25 @@ package io.kvd.server.store;
 import java.util.Arrays;
 
 /**
- * Entries by id (from 1; 0 means none). Per id, in parallel chunked arrays: the address of the
- * entry's bytes in {@link EntryPages} (0 when the id is free), the id of the next entry in its
- * bucket's chain, its slot in the {@link DeadlineIndex} (0 for none) and its key's hash. The hash
+ * Entries by id (from 1; 0 means none). Per id, five ints side by side in {@link Regions} arrays:
+ * the address of the entry's bytes in {@link EntryPages} (page and offset; page 0 when the id is
+ * free), the id of the next entry in its bucket's chain, its slot in the {@link DeadlineIndex}
+ * (0 for none) and its key's hash, so a lookup finds all of an id's fields in one cache line. The hash
  * beside the chain link lets a lookup skip other keys, and a rehash move entries, without reading
  * the entries' bytes. Freed ids are reused (a free list threaded through the chain links), so the
  * arrays keep the size of the largest keyspace seen. Compaction moves an entry's bytes, never its id.
  */
 final class EntrySlab implements EntryPages.Compactor {
-    private static final int NEXT = 0;
-    private static final int DEADLINE_SLOT = 1;
-    private static final int HASH = 2;
-    private static final int LINKS = 3;
+    private static final int PAGE = 0;
+    private static final int OFFSET = 1;
+    private static final int NEXT = 2;
+    private static final int DEADLINE_SLOT = 3;
+    private static final int HASH = 4;
+    private static final int FIELDS = 5;
+    private static final int PER_CHUNK = Regions.INT_LENGTH / FIELDS;
 
     private final EntryPages pages = new EntryPages();
-    private long[][] addresses = new long[1][];
-    private int[][] links = new int[1][];
+    private int[][] chunks = new int[1][];
     private int freeHead;
     private int nextFresh = 1;
 
@@ -35,21 +38,18 @@ final class EntrySlab implements EntryPages.Compactor {
         long address = pages.allocate(PackedEntry.length(key.length, value.length), this);
         PackedEntry.write(pages.bytes(address), EntryPages.offset(address), id, key, 0, key.length, value);
         setAddress(id, address);
-        setLink(id, NEXT, 0);
-        setLink(id, HASH, hash);
+        set(id, NEXT, 0);
+        set(id, HASH, hash);
         return id;
     }
 
     private void addChunkFor(int id) {
-        int c = Chunks.chunk(id);
-        if (c == addresses.length) {
-            int length = Chunks.grownLength(addresses.length, c);
-            addresses = Arrays.copyOf(addresses, length);
-            links = Arrays.copyOf(links, length);
+        int c = id / PER_CHUNK;
+        if (c == chunks.length) {
+            chunks = Arrays.copyOf(chunks, Regions.grownDirectory(chunks.length, c));
         }
-        if (addresses[c] == null) {
-            addresses[c] = new long[Chunks.SIZE];
-            links[c] = new int[LINKS * Chunks.SIZE];
+        if (chunks[c] == null) {
+            chunks[c] = Regions.ints();
         }
     }
 
@@ -68,7 +68,7 @@ final class EntrySlab implements EntryPages.Compactor {
     }
 
     boolean isLive(int id) {
-        return address(id) != 0;
+        return get(id, PAGE) != 0;
     }
 
     byte[] key(int id) {
@@ -126,39 +126,44 @@ final class EntrySlab implements EntryPages.Compactor {
     }
 
     int hash(int id) {
-        return link(id, HASH);
+        return get(id, HASH);
     }
 
     int next(int id) {
-        return link(id, NEXT);
+        return get(id, NEXT);
     }
 
     void setNext(int id, int next) {
-        setLink(id, NEXT, next);
+        set(id, NEXT, next);
     }
 
     int deadlineSlot(int id) {
-        return link(id, DEADLINE_SLOT);
+        return get(id, DEADLINE_SLOT);
     }
 
     void setDeadlineSlot(int id, int slot) {
-        setLink(id, DEADLINE_SLOT, slot);
+        set(id, DEADLINE_SLOT, slot);
     }
 
     private long address(int id) {
-        return addresses[Chunks.chunk(id)][Chunks.offset(id)];
+        int[] chunk = chunks[id / PER_CHUNK];
+        int at = FIELDS * (id % PER_CHUNK);
+        return EntryPages.address(chunk[at + PAGE], chunk[at + OFFSET]);
     }
 
     private void setAddress(int id, long address) {
-        addresses[Chunks.chunk(id)][Chunks.offset(id)] = address;
+        int[] chunk = chunks[id / PER_CHUNK];
+        int at = FIELDS * (id % PER_CHUNK);
+        chunk[at + PAGE] = EntryPages.page(address);
+        chunk[at + OFFSET] = EntryPages.offset(address);
     }
 
-    private int link(int id, int field) {
-        return links[Chunks.chunk(id)][LINKS * Chunks.offset(id) + field];
+    private int get(int id, int field) {
+        return chunks[id / PER_CHUNK][FIELDS * (id % PER_CHUNK) + field];
     }
 
-    private void setLink(int id, int field, int value) {
-        links[Chunks.chunk(id)][LINKS * Chunks.offset(id) + field] = value;
+    private void set(int id, int field, int value) {
+        chunks[id / PER_CHUNK][FIELDS * (id % PER_CHUNK) + field] = value;
     }
 
     /**

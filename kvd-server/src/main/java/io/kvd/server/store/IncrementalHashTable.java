@@ -147,7 +147,7 @@ final class IncrementalHashTable {
             } else if (--emptyVisits < 0) {
                 return true;
             }
-            if (Chunks.offset(rehashIndex) == Chunks.MASK) {
+            if (main.endsChunk(rehashIndex)) {
                 main.releaseChunkOf(rehashIndex);
             }
             if (++rehashIndex == main.length()) {

@@ -61,7 +61,7 @@ class EntrySlabTest {
     }
 
     /**
-     * Random overwrites with new lengths, frees and inserts over a keyspace of a few dozen pages:
+     * Random overwrites with new lengths, frees and inserts over a keyspace of about ten pages:
      * every value reads back as last written, and the pages never hold much more than 4/3 of the
      * live bytes (4/3 at each new head, plus the frees since, the head and the spare), because
      * compaction reclaims the holes: without it they would reach fifteen times the live bytes.
@@ -75,9 +75,9 @@ class EntrySlabTest {
         List<Integer> ids = new ArrayList<>();
         long liveBytes = 0;
         int mostPages = 0;
-        for (int op = 0; op < 400_000; op++) {
+        for (int op = 0; op < 600_000; op++) {
             int choice = random.nextInt(10);
-            if (ids.size() < 20_000 && (choice < 3 || ids.isEmpty())) {
+            if (ids.size() < 60_000 && (choice < 3 || ids.isEmpty())) {
                 byte[] value = value("v" + op, random.nextInt(300));
                 int id = slab.allocate(bytes("key" + op), value, PackedEntry.hash(bytes("key" + op)));
                 model.put(id, value);
@@ -98,7 +98,7 @@ class EntrySlabTest {
             long bound = liveBytes * 3 / 2 / EntryPages.PAGE_SIZE + 3;
             assertThat((long) slab.pagesHeld()).as("pages at op %d with %d live bytes", op, liveBytes).isLessThanOrEqualTo(bound);
             mostPages = Math.max(mostPages, slab.pagesHeld());
-            if (op % 20_000 == 0) {
+            if (op % 50_000 == 0) {
                 slab.checkInvariants(ids.size());
                 model.forEach((id, value) -> assertThat(slab.value(id)).isEqualTo(value));
             }
