@@ -4,7 +4,8 @@ package io.kvd.server.store;
  * A power-of-two array of bucket heads (entry ids, 0 for an empty bucket), cut into
  * {@link Regions} arrays allocated on first write: a table of 8 M buckets costs nothing until
  * entries land in it, so starting a resize is O(1) and the rehash that fills it pays as it goes.
- * A table smaller than one region is a single array of its own length.
+ * The last chunk has just the buckets left over: a table smaller than a region is one array of
+ * its own length, and 2^20 buckets are four regions and an array of 16.
  */
 final class BucketTable {
     private static final int PER_CHUNK = Regions.INT_LENGTH;
@@ -34,7 +35,8 @@ final class BucketTable {
         int c = bucket / PER_CHUNK;
         int[] chunk = chunks[c];
         if (chunk == null) {
-            chunk = length < PER_CHUNK ? new int[length] : Regions.ints();
+            int chunkLength = Math.min(PER_CHUNK, length - c * PER_CHUNK);
+            chunk = chunkLength == PER_CHUNK ? Regions.ints() : new int[chunkLength];
             chunks[c] = chunk;
         }
         chunk[bucket % PER_CHUNK] = id;
