@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,6 +74,12 @@ final class AofRewrite {
     private final Consumer<Boolean> onEnd;
     private final ExecutorService writer;
     private final AtomicLong inFlight = new AtomicLong();
+    /**
+     * Buffers the writer has written, emptied, for the loop to fill again. A fresh 256 KB buffer
+     * per hand-off cost the loop 1-2 ms: zeroing it touched fresh memory, 13-19 us per 4 KB page
+     * on this VM (store/Regions explains), which tripled the snapshot's 1 ms steps.
+     */
+    private final Queue<ByteBuf> emptied = new ConcurrentLinkedQueue<>();
     /** Set by the writer thread when a write failed; every later write is skipped. */
     private volatile IOException writeFailure;
     private final KeyspaceSnapshot snapshot;
@@ -314,10 +322,13 @@ final class AofRewrite {
             } catch (IOException e) {
                 writeFailure = e;
             } finally {
+                records.clear();
+                emptied.offer(records);
                 inFlight.addAndGet(-bytes);
             }
         });
-        return Unpooled.buffer(CHUNK_BYTES);
+        ByteBuf next = emptied.poll();
+        return next != null ? next : Unpooled.buffer(CHUNK_BYTES);
     }
 
     /** Ends the rewrite without replacing the file: the old log stays in use. */
