@@ -19,7 +19,7 @@ import java.util.concurrent.BlockingQueue;
  * instead of 6 while 1.6 M records load, and twice the reading thread's CPU time.
  */
 final class ReadAheadAofReader implements AutoCloseable {
-    private static final int BATCH_RECORDS = 1024;
+    static final int BATCH_RECORDS = 1024;
     private static final int BATCHES_AHEAD = 8;
 
     private final AofReader reader;
@@ -70,6 +70,16 @@ final class ReadAheadAofReader implements AutoCloseable {
         validUpTo = current.ends[index];
         records++;
         return current.records[index++];
+    }
+
+    /**
+     * After {@link #next} returned a record: the record {@code k} places after it ({@code ahead(0)} is
+     * that one), or null past the end of its batch: a batch stays put until the caller moves past
+     * its end. The arrays are the caller's to read, not to keep or change.
+     */
+    byte[][] ahead(int k) {
+        int at = index - 1 + k;
+        return at < count() ? current.records[at] : null;
     }
 
     /** The end of the last record {@link #next} returned. */

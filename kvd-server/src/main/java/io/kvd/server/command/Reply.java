@@ -86,6 +86,13 @@ public final class Reply {
         }
     }
 
+    /** Drops what was written, keeping the buffer for what comes next. */
+    public void clear() {
+        if (out != null) {
+            out.clear();
+        }
+    }
+
     private ByteBuf out() {
         if (out == null) {
             out = allocator.ioBuffer();

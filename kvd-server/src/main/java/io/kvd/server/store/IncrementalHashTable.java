@@ -60,6 +60,27 @@ final class IncrementalHashTable {
         return id;
     }
 
+    /**
+     * Reads the buckets of {@code hashes}, then the chain heads they hold, for {@link Keyspace#prefetch}:
+     * no load of a pass waits for another, so the CPU has all of a pass's cache misses in flight
+     * at once. Only the table lookups start in is read (while resizing, the old one, or its moved
+     * part's empty buckets). Returns the sum of the heads' hashes, for the caller to keep: the JIT
+     * drops loads whose values go nowhere.
+     */
+    int prefetch(int[] hashes, int[] heads, int count) {
+        int mask = main.mask();
+        for (int i = 0; i < count; i++) {
+            heads[i] = main.head(hashes[i] & mask);
+        }
+        int sum = 0;
+        for (int i = 0; i < count; i++) {
+            if (heads[i] != 0) {
+                sum += slab.hash(heads[i]);
+            }
+        }
+        return sum;
+    }
+
     private int findIn(BucketTable table, byte[] key, int hash) {
         for (int id = table.head(hash & table.mask()); id != 0; id = slab.next(id)) {
             if (slab.hash(id) == hash && slab.hasKey(id, key)) {

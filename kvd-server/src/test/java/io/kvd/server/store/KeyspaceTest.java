@@ -315,6 +315,19 @@ class KeyspaceTest {
     }
 
     @Test
+    void prefetchChangesNothingWhileResizing() {
+        putStable(1 << 16);
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        byte[][] keys = {b("stable1"), b("missing"), b("one more"), b("stable65535")};
+        keyspace.prefetch(keys, keys.length);
+        assertThat(keyspace.resizing()).isTrue();
+        assertThat(keyspace.size()).isEqualTo((1 << 16) + 1);
+        assertThat(s(keyspace.get(b("stable1")))).isEqualTo("v");
+        assertThat(keyspace.get(b("missing"))).isNull();
+        keyspace.checkInvariants();
+    }
+
+    @Test
     void rehashStepFinishesAResizeOnAnIdleKeyspace() {
         putStable(1 << 16);
         keyspace.put(b("one more"), b("v"), PERSISTENT);
