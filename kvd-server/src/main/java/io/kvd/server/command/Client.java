@@ -103,7 +103,11 @@ public final class Client {
 
     /** Records the command about to run, for CLIENT LIST's cmd and idle fields. */
     public void interacted(String command, long nowMs) {
-        this.lastCommand = command;
+        // Stored only when it changes: storing a reference costs G1 a card-marking barrier, and a
+        // pipeline or a replay runs the same command over and over.
+        if (lastCommand != command) {
+            this.lastCommand = command;
+        }
         this.lastInteractionMs = nowMs;
     }
 
