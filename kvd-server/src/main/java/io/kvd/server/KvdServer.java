@@ -250,10 +250,15 @@ public final class KvdServer implements AutoCloseable {
             throw new IllegalStateException("cannot write the append only file " + file + ": "
                     + state.commandLog().failure());
         }
-        log.info("AOF loaded from {}: {} records, {} bytes in {} ms ({} ms CPU, {} ns per record); {} keys, {} expired "
-                        + "while down removed", file, loaded.records(), loaded.bytes(), loaded.wallNanos() / 1_000_000,
-                loaded.cpuNanos() / 1_000_000, loaded.records() == 0 ? 0 : loaded.wallNanos() / loaded.records(),
-                state.keyspace().size(), expired);
+        log.info("AOF loaded from {}: {} records, {} bytes in {} ms ({} ns per record; CPU: loop {} ms, {} ns per "
+                        + "record, reader {} ms); {} keys, {} expired while down removed", file, loaded.records(),
+                loaded.bytes(), loaded.wallNanos() / 1_000_000, perRecord(loaded.wallNanos(), loaded.records()),
+                loaded.loopCpuNanos() / 1_000_000, perRecord(loaded.loopCpuNanos(), loaded.records()),
+                loaded.readerCpuNanos() / 1_000_000, state.keyspace().size(), expired);
+    }
+
+    private static long perRecord(long nanos, long records) {
+        return records == 0 ? 0 : nanos / records;
     }
 
     /** Runs {@code task} on the event loop and waits for it; its exception stops the start. */
