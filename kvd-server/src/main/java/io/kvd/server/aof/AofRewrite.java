@@ -55,6 +55,12 @@ final class AofRewrite {
      */
     private static final int IDS_PER_CLOCK_READ = 16;
     private static final int CHUNK_BYTES = 256 * 1024;
+    /**
+     * A snapshot chunk goes to the writer once this full, with room left for the entries of one
+     * more clock read: chunks used to be written past their capacity first, and each fresh one
+     * grew on the loop into a 512 KB array (humongous to G1: a new region, faulted in) plus a copy.
+     */
+    private static final int HAND_OFF_BYTES = CHUNK_BYTES - 32 * 1024;
     private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
     /** The writes-during buffer is handed to the writer until at most this much is left for the loop. */
     private static final int FINAL_DELTA_BYTES = 256 * 1024;
@@ -202,7 +208,7 @@ final class AofRewrite {
     private void snapshotStep() {
         long deadline = System.nanoTime() + STEP_NANOS;
         while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !snapshot.step(IDS_PER_CLOCK_READ)) {
-            if (chunk.readableBytes() >= CHUNK_BYTES) {
+            if (chunk.readableBytes() >= HAND_OFF_BYTES) {
                 chunk = handOff(chunk);
             }
             if (System.nanoTime() >= deadline) {
