@@ -48,6 +48,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private boolean inChannelRead;
     private boolean discarding;
     private long copiedArgumentBytes;
+    private long decodedBytes;
 
     // The partial frame at the reader index; all offsets are relative to it.
     /** Where the search for the end of the current line resumes, so a slowly arriving line is scanned once. */
@@ -74,6 +75,14 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** Total bytes copied into argument arrays since this decoder was created. */
     public long copiedArgumentBytes() {
         return copiedArgumentBytes;
+    }
+
+    /**
+     * Total input bytes of the requests emitted so far, framing included (and of empty multibulks
+     * skipped): what a connection's commands have taken of its input.
+     */
+    public long decodedBytes() {
+        return decodedBytes;
     }
 
     /**
@@ -138,6 +147,23 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /**
+     * While paused, a read is only kept for later, never followed by a request for another: with
+     * auto-read off, ByteToMessageDecoder asks for one more read whenever a read produced no
+     * message, which for a paused decoder is every read. Under io_uring, where a receive may
+     * already be in flight when auto-read goes off, that chain kept reading megabytes into the
+     * buffer of a connection meant to be paused.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (paused) {
+            discardSomeReadBytes();
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (discarding) {
@@ -177,6 +203,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             }
             if (count <= 0) {
                 in.skipBytes(lineEnd + 2);
+                decodedBytes += lineEnd + 2;
                 return;
             }
             argumentCount = (int) count;
@@ -200,6 +227,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             copiedArgumentBytes += argumentLengths[i];
         }
         in.skipBytes(nextOffset);
+        decodedBytes += nextOffset;
         resetFrame();
         out.add(arguments);
     }
@@ -268,6 +296,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             return;
         }
         in.skipBytes(lineEnd + 1);
+        decodedBytes += lineEnd + 1;
         if (arguments.length > 0) {
             for (byte[] argument : arguments) {
                 copiedArgumentBytes += argument.length;

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.kvd.codec.Inbound.args;
 import static io.kvd.codec.Inbound.bytes;
@@ -79,6 +81,40 @@ class RespDecoderTest {
     void inlineAndMultibulkFramesMixInOrder() {
         assertThat(decode("PING\r\n*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\nECHO there\n*1\r\n$4\r\nQUIT\r\n"))
                 .containsExactly(args("PING"), args("ECHO", "hi"), args("ECHO", "there"), args("QUIT"));
+    }
+
+    @Test
+    void decodedBytesCountWholeFramesOnlyAndLeaveAPartialFrameOut() {
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes(SET_MULTIBULK + "*0\r\n" + SET_INLINE + "*1\r\n$4\r\nPI")));
+
+        assertThat(decoder.decodedBytes()).isEqualTo(SET_MULTIBULK.length() + "*0\r\n".length() + SET_INLINE.length());
+        assertThat(channel.finishAndReleaseAll()).isTrue();
+    }
+
+    @Test
+    void withAutoReadOffAnUnpausedDecoderAsksForMoreOfAPartialFrameButAPausedOneNeverAsks() {
+        AtomicInteger readRequests = new AtomicInteger();
+        RespDecoder decoder = new RespDecoder(() -> Inbound.MAX_BULK);
+        EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void read(ChannelHandlerContext ctx) {
+                readRequests.incrementAndGet();
+                ctx.read();
+            }
+        }, decoder);
+        channel.config().setAutoRead(false);
+        readRequests.set(0);
+
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("PI")));
+        assertThat(readRequests).hasValue(1);
+
+        decoder.pause();
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes("NG\r\n")));
+        assertThat(readRequests).hasValue(1);
+        assertThat(channel.finishAndReleaseAll()).isFalse();
     }
 
     @Test

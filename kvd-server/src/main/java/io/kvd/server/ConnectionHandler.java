@@ -18,12 +18,19 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One connection's request path, after {@link RespDecoder} has cut the bytes into commands:
  * run each command in order, write its reply without flushing, and leave the flush to the end
- * of the event-loop iteration ({@link IterationFlush}). Pauses reading while the client's
- * unsent output is above {@code client-output-soft-limit}.
+ * of the event-loop iteration ({@link IterationFlush}).
+ *
+ * <p>Reading pauses for two reasons. The client's unsent output is above
+ * {@code client-output-soft-limit}: it resumes when the output drains. Or its commands took their
+ * slice of this iteration ({@code client-query-slice} bytes of requests): the rest of what it sent
+ * waits for the next iteration, so every other ready connection is served first, as Redis reads
+ * at most 16 KB from a client per iteration. Either way the decoder keeps the complete commands
+ * already read and runs them on resuming, since no read event will come for them.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Client.Connection {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
@@ -36,7 +43,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private Client client;
     private final OutputLimits outputLimits;
     private boolean queuedForFlush;
+    /** Reading paused until the output drains. */
     private boolean paused;
+    /** Reading paused until the next iteration: this one's slice is spent. */
+    private boolean yielded;
+    /** The decoder's {@link RespDecoder#decodedBytes()} at which this iteration's slice is spent. */
+    private long sliceEnd;
     private ReceiveLowWater receiveLowWater;
     /** Whether a command completed since the last channelReadComplete. */
     private boolean ranCommandThisRead;
@@ -64,6 +76,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         this.client = new Client(server, ctx.alloc(), this);
         this.receiveLowWater = new ReceiveLowWater(ctx.channel(), ctx.pipeline().get(SslHandler.class) != null);
         decoder.setAuthenticated(client.isAuthenticated());
+        startSlice();
         server.clients().put(client.id(), client);
         server.stats().connectionsReceived++;
         ctx.fireChannelActive();
@@ -109,9 +122,27 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         if (!paused && outputAboveSoftLimit()) {
             paused = true;
             server.stats().readPauses++;
-            decoder.pause();
-            ctx.channel().config().setAutoRead(false);
+            pauseReading();
         }
+        if (!yielded && decoder.decodedBytes() >= sliceEnd) {
+            yielded = true;
+            server.stats().querySliceYields++;
+            pauseReading();
+            // A scheduled task due now runs in the next iteration's task phase, after its I/O: the
+            // loop fetches due scheduled tasks once per iteration (unlike execute(), whose tasks
+            // would still run in this one).
+            ctx.executor().schedule(this::endYield, 0, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void endYield() {
+        yielded = false;
+        startSlice();
+        resumeReading();
+    }
+
+    private void startSlice() {
+        sliceEnd = decoder.decodedBytes() + server.config().clientQuerySlice();
     }
 
     /** A command still arriving in pieces must not grow past {@code client-query-buffer-limit}. */
@@ -146,6 +177,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     /** Hands this iteration's replies to the socket; called once per iteration by {@link IterationFlush}. */
     void flush() {
         queuedForFlush = false;
+        startSlice();
         ByteBuf out = client.reply().take();
         if (out != null) {
             if (client.isClosingAfterReply()) {
@@ -157,15 +189,31 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         resumeIfDrained();
     }
 
-    /**
-     * Resumes reading once the output drained, and at once runs the complete commands the decoder
-     * already holds: no read event will come for bytes that were already read.
-     */
     private void resumeIfDrained() {
-        if (paused && !outputAboveSoftLimit() && ctx.channel().isActive()) {
+        if (paused && !outputAboveSoftLimit()) {
             paused = false;
+            resumeReading();
+        }
+    }
+
+    private void pauseReading() {
+        decoder.pause();
+        ctx.channel().config().setAutoRead(false);
+    }
+
+    /**
+     * Runs the complete commands the decoder already holds (no read event will come for bytes that
+     * were already read), then reads again unless those commands paused it anew. Auto-read goes on
+     * only after them: it starts a read at once, and one started for a connection that then
+     * pauses again piles unread input up behind it.
+     */
+    private void resumeReading() {
+        if (paused || yielded || !ctx.channel().isActive()) {
+            return;
+        }
+        decoder.resume();
+        if (!paused && !yielded) {
             ctx.channel().config().setAutoRead(true);
-            decoder.resume();
         }
     }
 

@@ -106,6 +106,11 @@ public final class KvdServer implements AutoCloseable {
         loop.submit(() -> state.keyspace().checkInvariants()).syncUninterruptibly();
     }
 
+    /** Runs {@code task} on the event loop, which serves nothing else meanwhile (for tests). */
+    void runOnLoop(Runnable task) {
+        loop.execute(task);
+    }
+
     /** Completes once the server has stopped, by {@link #close} or SHUTDOWN. */
     public CompletableFuture<Void> closed() {
         return closed;

@@ -4,6 +4,8 @@ import io.kvd.server.config.ConfigBuilder;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.concurrent.CountDownLatch;
+
 /**
  * A kvd in this JVM on an ephemeral loopback port, stopped after each test:
  * {@code @RegisterExtension final TestServer kvd = new TestServer();} then {@code kvd.start("--hz", "100")}.
@@ -29,6 +31,20 @@ final class TestServer implements AfterEachCallback {
     /** The TLS port of the server started last; 0 without TLS. */
     int tlsPort() {
         return server.tlsPort();
+    }
+
+    /** Holds the event loop until {@code release} counts down; returns once the loop is held. */
+    void holdLoop(CountDownLatch release) throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        server.runOnLoop(() -> {
+            held.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        held.await();
     }
 
     void checkInvariants() {

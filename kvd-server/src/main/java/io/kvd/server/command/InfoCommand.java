@@ -161,7 +161,8 @@ final class InfoCommand {
                 .field("protocol_errors", stats.protocolErrors)
                 .field("client_query_buffer_limit_disconnections", stats.queryBufferLimitDisconnections)
                 .field("client_output_buffer_limit_disconnections", stats.outputBufferLimitDisconnections)
-                .field("client_output_read_pauses", stats.readPauses);
+                .field("client_output_read_pauses", stats.readPauses)
+                .field("client_query_slice_yields", stats.querySliceYields);
     }
 
     private static void replication(ServerState server, Section s) {

@@ -31,6 +31,7 @@ public final class ServerState {
         public long commandsProcessed;
         public long connectionsReceived;
         public long readPauses;
+        public long querySliceYields;
         public long protocolErrors;
         public long rejectedConnections;
         public long outputBufferLimitDisconnections;
@@ -41,6 +42,7 @@ public final class ServerState {
             commandsProcessed = 0;
             connectionsReceived = 0;
             readPauses = 0;
+            querySliceYields = 0;
             protocolErrors = 0;
             rejectedConnections = 0;
             outputBufferLimitDisconnections = 0;

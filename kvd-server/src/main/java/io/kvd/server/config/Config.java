@@ -34,6 +34,7 @@ public final class Config {
     public static final String AUTO_AOF_REWRITE_PERCENTAGE = "auto-aof-rewrite-percentage";
     public static final String AUTO_AOF_REWRITE_MIN_SIZE = "auto-aof-rewrite-min-size";
     public static final String CLIENT_OUTPUT_SOFT_LIMIT = "client-output-soft-limit";
+    public static final String CLIENT_QUERY_SLICE = "client-query-slice";
     public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
     public static final String LOGLEVEL = "loglevel";
     public static final String LOGFILE = "logfile";
@@ -70,6 +71,7 @@ public final class Config {
         define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
+        define(new Directive(CLIENT_QUERY_SLICE, "16kb", true, Directive.memory(1024, Integer.MAX_VALUE)));
         define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
         define(new Directive(LOGFILE, "\"\"", false, Directive::single));
@@ -98,6 +100,7 @@ public final class Config {
     private final List<Consumer<String>> listeners = new ArrayList<>();
     // Parsed once per change: the request path reads these for every command.
     private long clientOutputSoftLimit;
+    private long clientQuerySlice;
     private long protoMaxBulkLen;
     private OutputBufferLimit outputBufferLimit;
     private byte[] requirepass;
@@ -236,6 +239,11 @@ public final class Config {
         return clientOutputSoftLimit;
     }
 
+    /** Request bytes one connection's commands may take per event-loop iteration before the others are served. */
+    public long clientQuerySlice() {
+        return clientQuerySlice;
+    }
+
     public long protoMaxBulkLen() {
         return protoMaxBulkLen;
     }
@@ -337,6 +345,7 @@ public final class Config {
 
     private void parseHotValues() {
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
+        clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
         String[] limit = values.get(CLIENT_OUTPUT_BUFFER_LIMIT).split(" ");
         outputBufferLimit = new OutputBufferLimit(Long.parseLong(limit[1]), Long.parseLong(limit[2]), Long.parseLong(limit[3]));

@@ -60,6 +60,14 @@ class ConfigTest {
     }
 
     @Test
+    void clientQuerySliceDefaultsToRedisSixteenKilobytesAndIsAtLeastOneKilobyte() throws Exception {
+        assertThat(Config.load(null, List.of()).clientQuerySlice()).isEqualTo(16 * 1024);
+        assertThat(Config.load(null, List.of("--client-query-slice", "64kb")).clientQuerySlice()).isEqualTo(64 * 1024);
+        assertThatThrownBy(() -> Config.load(null, List.of("--client-query-slice", "1000")))
+                .hasMessage("command line: client-query-slice: argument must be between 1024 and 2147483647 inclusive");
+    }
+
+    @Test
     void protoMaxBulkLenBelowOneMegabyteIsRefused() {
         assertThatThrownBy(() -> Config.load(null, List.of("--proto-max-bulk-len", "1000")))
                 .hasMessage("command line: proto-max-bulk-len: argument must be between 1048576 and 2147483647 inclusive");
