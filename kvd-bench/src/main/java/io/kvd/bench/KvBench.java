@@ -10,15 +10,14 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** The {@code kvbench} command line; option names and defaults follow redis-benchmark's where it has one. */
-@Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true, subcommands = {SuiteCommand.class, PlotCommand.class, SlowlorisCommand.class},
+@Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true, subcommands = {SuiteCommand.class, PlotCommand.class, SlowlorisCommand.class,
+        FairnessCommand.class},
         description = "A pipelined closed-loop RESP load generator: every connection keeps up to -P requests in flight.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed without error replies (or --allow-errors)",
@@ -114,7 +113,7 @@ public final class KvBench implements Callable<Integer> {
         out.flush();
         if (json != null) {
             try {
-                Files.writeString(json, ResultJson.line(result) + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                ResultJson.line(result).appendTo(json);
             } catch (IOException e) {
                 err.println("kvbench: cannot write " + json + ": " + e);
                 return 1;

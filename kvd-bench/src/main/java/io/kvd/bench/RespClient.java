@@ -9,7 +9,6 @@ import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongFunction;
@@ -19,9 +18,6 @@ import java.util.function.LongFunction;
  * loading keys. Not for the measurement itself (that is {@link LoadGenerator}'s).
  */
 final class RespClient implements AutoCloseable {
-    private static final int CONNECT_TIMEOUT_MS = 2_000;
-    private static final int READ_TIMEOUT_MS = 60_000;
-
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -35,16 +31,7 @@ final class RespClient implements AutoCloseable {
     }
 
     static RespClient connect(ServerAddress server) throws IOException {
-        Socket socket = new Socket();
-        try {
-            socket.connect(new InetSocketAddress(server.host(), server.port()), CONNECT_TIMEOUT_MS);
-            socket.setSoTimeout(READ_TIMEOUT_MS);
-            socket.setTcpNoDelay(true);
-            return new RespClient(socket);
-        } catch (IOException e) {
-            socket.close();
-            throw e;
-        }
+        return new RespClient(server.connect());
     }
 
     /** Sends one command (strings as UTF-8) and returns its reply, errors included. */

@@ -2,6 +2,10 @@ package io.kvd.bench;
 
 import io.kvd.bench.BenchResult.Percentile;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -14,8 +18,8 @@ import java.util.Locale;
 final class ResultJson {
     private final StringBuilder json = new StringBuilder("{");
 
-    static String line(BenchResult result) {
-        return new ResultJson().field("time", Instant.now().toString()).result(result).toString();
+    static ResultJson line(BenchResult result) {
+        return new ResultJson().field("time", Instant.now().toString()).result(result);
     }
 
     /** Every parameter and measurement of the run. */
@@ -77,6 +81,11 @@ final class ResultJson {
             json.append(value);
         }
         return this;
+    }
+
+    /** Appends this object to {@code file} as one line, creating the file if need be. */
+    void appendTo(Path file) throws IOException {
+        Files.writeString(file, this + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     @Override

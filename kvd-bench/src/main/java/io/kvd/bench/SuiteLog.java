@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /** The suite's output directory: {@code <experiment>.jsonl} files of one JSON line per run, and a line of progress per run. */
 final class SuiteLog {
@@ -23,8 +22,7 @@ final class SuiteLog {
 
     /** Appends {@code line} to the experiment's file and says what it was. */
     void record(String experiment, ResultJson line, String summary) throws IOException {
-        Files.writeString(dir.resolve(experiment + ".jsonl"), line + "\n", StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+        line.appendTo(dir.resolve(experiment + ".jsonl"));
         say(experiment + ": " + summary);
     }
 

@@ -48,11 +48,31 @@ final class TinyRespServer implements AutoCloseable {
                 .bind("127.0.0.1", 0).sync().channel();
     }
 
-    /** SET stores and answers +OK, GET answers what SET stored, INCR the count so far, PING +PONG, else an error. */
+    /**
+     * SET stores and answers +OK, GET answers what SET stored, INCR the count so far, PING +PONG,
+     * FLUSHALL forgets what SET stored and answers +OK, anything else an error.
+     */
     static TinyRespServer answeringLikeRedis() throws InterruptedException {
+        return new TinyRespServer(likeRedis());
+    }
+
+    /** As {@link #answeringLikeRedis}, but the SET of {@code key} is answered with the error. */
+    static TinyRespServer answeringLikeRedisButTheSetOf(String key, String errorMessage) throws InterruptedException {
+        Responder likeRedis = likeRedis();
+        return new TinyRespServer((argv, out) -> {
+            if (new String(argv[0], StandardCharsets.US_ASCII).equals("SET")
+                    && new String(argv[1], StandardCharsets.US_ASCII).equals(key)) {
+                RespWriter.writeError(out, errorMessage);
+            } else {
+                likeRedis.reply(argv, out);
+            }
+        });
+    }
+
+    private static Responder likeRedis() {
         AtomicLong counter = new AtomicLong();
         Map<String, byte[]> strings = new HashMap<>();
-        return new TinyRespServer((argv, out) -> {
+        return (argv, out) -> {
             switch (new String(argv[0], StandardCharsets.US_ASCII)) {
                 case "SET" -> {
                     strings.put(new String(argv[1], StandardCharsets.US_ASCII), argv[2]);
@@ -68,9 +88,13 @@ final class TinyRespServer implements AutoCloseable {
                 }
                 case "INCR" -> RespWriter.writeInteger(out, counter.incrementAndGet());
                 case "PING" -> RespWriter.writePong(out);
+                case "FLUSHALL" -> {
+                    strings.clear();
+                    RespWriter.writeOk(out);
+                }
                 default -> RespWriter.writeError(out, "ERR unknown command");
             }
-        });
+        };
     }
 
     /** +OK to SET, {@code value} to every GET. */
