@@ -49,6 +49,7 @@ public final class Main {
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
         disableLeakDetectionUnlessAsked();
+        HeapTuning.apply(log);
 
         // A shutdown hook would run too late to choose the exit code; handling the signals lets
         // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.

@@ -1,14 +1,20 @@
 package io.kvd.server.store;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The store's long-lived memory comes in arrays that each fill one G1 heap region exactly: 1 MB
- * regions ({@code -XX:G1HeapRegionSize=1m} in config/jvm.options), less the 16-byte array header.
- * G1 puts an array that large straight into the old generation as a humongous object and never
- * copies it, so a young collection has next to nothing to move however fast keys arrive, and no
- * region is left part-empty. (With other region sizes the arrays still work; G1 just copies them.)
+ * The store's long-lived memory comes in arrays that each fill one G1 heap region exactly, less
+ * the 16-byte array header: the running JVM's region size, whatever chose it (the JVM's ergonomics
+ * pick 1 to 32 MB from the maximum heap; config/jvm.options sets 1 MB). G1 puts an array that large
+ * straight into the old generation as a humongous object and never copies it, so a young
+ * collection has next to nothing to move however fast keys arrive, and no region is left
+ * part-empty. An array sized for another region size would waste most of a region (larger) or be
+ * copied as an ordinary object (half a region or less). Under another collector the arrays are
+ * 1 MB and work the same; the collector may just copy them.
  *
  * <p>The arrays are also touched before the loop gets them. The first write to a fresh 4 KB page of
  * memory costs ~15 µs on the VMs this runs on, so allocating (zeroing) a 1 MB array on the loop
@@ -18,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * loop never waits for it. Arrays handed out are always fresh, hence zeroed.
  */
 final class Regions {
-    static final int BYTES = 1 << 20;
+    static final int BYTES = regionBytes();
     /** HotSpot's array header with compressed class pointers (heaps under 32 GB). */
     private static final int ARRAY_HEADER = 16;
     static final int BYTE_LENGTH = BYTES - ARRAY_HEADER;
@@ -49,6 +55,13 @@ final class Regions {
         long[] ready = READY_LONGS.getAndSet(null);
         LockSupport.unpark(ALLOCATOR);
         return ready != null ? ready : new long[LONG_LENGTH];
+    }
+
+    /** G1's region size (HotSpot reports 0 under other collectors), else 1 MB. */
+    private static int regionBytes() {
+        long g1Region = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .getVMOption("G1HeapRegionSize").getValue());
+        return g1Region > 0 ? Math.toIntExact(g1Region) : 1 << 20;
     }
 
     /** Length of a directory of arrays grown to hold array number {@code index}: doubled, so appends are amortized O(1). */
