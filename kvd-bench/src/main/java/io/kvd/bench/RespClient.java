@@ -79,12 +79,14 @@ final class RespClient implements AutoCloseable {
         }
     }
 
-    private void send(ByteBuf request) throws IOException {
+    /** Sends the request's readable bytes, a whole command or any part of one. */
+    void send(ByteBuf request) throws IOException {
         request.readBytes(out, request.readableBytes());
         out.flush();
     }
 
-    private RespReply read() throws IOException {
+    /** The next reply, errors included. @throws IOException when the server closes the connection first */
+    RespReply read() throws IOException {
         while (true) {
             RespReply reply = RespReplyParser.parse(received);
             if (reply != null) {
@@ -97,6 +99,12 @@ final class RespClient implements AutoCloseable {
             }
             received.writeBytes(chunk, 0, n);
         }
+    }
+
+    /** Closes with a reset (SO_LINGER 0) instead of a FIN: what is unsent or unread is dropped. */
+    void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     @Override

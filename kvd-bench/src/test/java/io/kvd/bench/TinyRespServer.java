@@ -108,6 +108,10 @@ final class TinyRespServer implements AutoCloseable {
         });
     }
 
+    static TinyRespServer answering(Responder responder) throws InterruptedException {
+        return new TinyRespServer(responder);
+    }
+
     static TinyRespServer answeringEveryRequestWith(String errorMessage) throws InterruptedException {
         return new TinyRespServer((argv, out) -> RespWriter.writeError(out, errorMessage));
     }
@@ -161,6 +165,12 @@ final class TinyRespServer implements AutoCloseable {
                 ctx.writeAndFlush(pending);
                 pending = null;
             }
+        }
+
+        /** A client reset its connection (the soak's do): close it, as a server would, without a warning. */
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
         }
     }
 }
