@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * kvd inside the test JVM, as a project's JUnit 5 test runs it (the README shows this class's
+ * kvd inside the test JVM, as a project's JUnit 5 test runs it (docs/embedding.md shows this class's
  * setup): no process, no native binary; the server on a free port, clients pointed at it.
  */
 class EmbeddedKvdTest {

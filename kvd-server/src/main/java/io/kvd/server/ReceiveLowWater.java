@@ -8,7 +8,7 @@ import io.netty.channel.uring.IoUringSocketChannel;
 /**
  * SO_RCVLOWAT for a client whose command arrives in pieces: while a bulk lacks N bytes, the kernel
  * need not wake the loop before N bytes are there. A 38-byte SET trickled one byte at a time then
- * costs 20 wakeups instead of 38, and the loop half the CPU (README, Slow and idle clients).
+ * costs 20 wakeups instead of 38, and the loop half the CPU (docs/reliability.md, Slow and idle clients).
  *
  * <p>Only for a frame that stalled (a read that completed no command): a pipelining client's reads
  * end inside a frame too, but its next read completes it, and it must not pay two setsockopt calls

@@ -43,13 +43,23 @@ public final class KvdProcess implements AutoCloseable {
      * start logs to its own file ({@code kvd.log}, {@code kvd-2.log}, ...).
      */
     public static KvdProcess startIn(Path dir, String... options) {
+        return startIn(dir, List.of(), options);
+    }
+
+    /** Starts kvd with these JVM options before {@code -jar}, as {@code java -XX:... -jar kvd.jar} would. */
+    public static KvdProcess startWithJvmOptions(List<String> jvmOptions, String... options) {
+        return startIn(WorkDir.create("kvd"), jvmOptions, options);
+    }
+
+    private static KvdProcess startIn(Path dir, List<String> jvmOptions, String... options) {
         Path jar = Path.of(System.getProperty("kvd.jar", "../kvd-server/target/kvd.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new AssertionError("no kvd.jar at " + jar + " (system property kvd.jar); build kvd-server first");
         }
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString(), "--port", "0", "--dir", dir.toString()));
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(), "--port", "0", "--dir", dir.toString()));
         command.addAll(List.of(options));
         String name = "kvd";
         for (int n = 2; Files.exists(dir.resolve(name + ".log")); n++) {

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * a fresh JVM as a start is, and split into its parts: {@code parse} reads and parses on the
  * calling thread, {@code readAhead} also hands the records over from the reading thread, and
  * {@code load} applies them through the command table into an empty keyspace. What {@code load}
- * adds to {@code readAhead} is dispatch, the command and the store. Run with JMH's main (README);
+ * adds to {@code readAhead} is dispatch, the command and the store. Run with JMH's main (docs/performance.md);
  * {@code -wi 3 -i 3} shows the compiled code's time without the warm-up.
  */
 @State(Scope.Benchmark)

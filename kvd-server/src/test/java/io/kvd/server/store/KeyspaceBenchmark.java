@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Keyspace operations at 1 K, 1 M and 5 M keys of 16 bytes ("key:%012d") with 16-byte values,
  * half of them with a (far) deadline. Each operation picks a key from a pool of random existing
- * keys, so the table's size, not the pool, decides cache behaviour. Run with JMH's main (README).
+ * keys, so the table's size, not the pool, decides cache behaviour. Run with JMH's main (docs/performance.md).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
