@@ -264,6 +264,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     }
 
     @Override
+    public int queryBufferBytes() {
+        return decoder.bufferedBytes();
+    }
+
+    @Override
     public void close() {
         ctx.close();
     }

@@ -151,6 +151,11 @@ public final class AofLoader {
         }
 
         @Override
+        public int queryBufferBytes() {
+            return 0;
+        }
+
+        @Override
         public void close() {
         }
     }

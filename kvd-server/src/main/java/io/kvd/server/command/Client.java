@@ -14,6 +14,9 @@ public final class Client {
 
         String localAddress();
 
+        /** Bytes received and not yet run as commands (CLIENT LIST's qbuf). */
+        int queryBufferBytes();
+
         /** Closes the connection now, dropping unsent replies (CLIENT KILL). */
         void close();
     }

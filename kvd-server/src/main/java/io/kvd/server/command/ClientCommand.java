@@ -212,7 +212,7 @@ final class ClientCommand {
 
     /**
      * One CLIENT LIST line with Redis 7.2's fields in its order. What kvd does not track per
-     * connection (file descriptor, buffer sizes and memory) reads -1 or 0.
+     * connection (file descriptor, buffer capacities and memory) reads -1 or 0.
      */
     static String describe(Client c) {
         long now = c.keyspace().now();
@@ -223,7 +223,8 @@ final class ClientCommand {
                 + " name=" + c.name()
                 + " age=" + (now - c.createdAtMs()) / 1000
                 + " idle=" + (now - c.lastInteractionMs()) / 1000
-                + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0"
+                + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=" + c.connection().queryBufferBytes()
+                + " qbuf-free=0 argv-mem=0 multi-mem=0"
                 + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + c.lastCommand()
                 + " user=default redir=-1 resp=2"

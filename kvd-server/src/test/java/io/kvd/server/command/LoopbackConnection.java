@@ -15,6 +15,11 @@ public final class LoopbackConnection implements Client.Connection {
     }
 
     @Override
+    public int queryBufferBytes() {
+        return 0;
+    }
+
+    @Override
     public void close() {
         closed = true;
     }
