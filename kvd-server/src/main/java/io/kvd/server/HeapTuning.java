@@ -46,8 +46,13 @@ final class HeapTuning {
     }
 
     static void apply(Logger log) {
-        trimNativeHeapPeriodically(log);
         HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        if (hotspot == null) {
+            log.warn("JVM: not HotSpot ({}): heap left as it is; memory and latency figures were measured on HotSpot",
+                    System.getProperty("java.vm.name"));
+            return;
+        }
+        trimNativeHeapPeriodically(log);
         if (isDefault(hotspot.getVMOption(MIN_FREE)) && isDefault(hotspot.getVMOption(MAX_FREE))) {
             // Min first: HotSpot refuses a maximum below the current minimum (40 by default).
             hotspot.setVMOption(MIN_FREE, Integer.toString(MIN_FREE_PERCENT));

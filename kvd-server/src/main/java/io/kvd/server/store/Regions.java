@@ -66,10 +66,10 @@ final class Regions {
         return ready != null ? ready : new long[LONG_LENGTH];
     }
 
-    /** G1's region size (HotSpot reports 0 under other collectors), else 1 MB. */
+    /** G1's region size (HotSpot reports 0 under other collectors), else 1 MB (also on a JVM other than HotSpot). */
     private static int regionBytes() {
-        long g1Region = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-                .getVMOption("G1HeapRegionSize").getValue());
+        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        long g1Region = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("G1HeapRegionSize").getValue());
         return g1Region > 0 ? Math.toIntExact(g1Region) : 1 << 20;
     }
 
