@@ -26,8 +26,8 @@ import javax.management.openmbean.CompositeData;
  * <p>Of the options the store's memory figures depend on, only the heap's free ratios can be set
  * by a running JVM (HotSpot makes them manageable). G1 keeps up to 70% of its committed heap free
  * by default, memory that collections have touched and that stays resident; at most 10% free makes
- * it give committed memory back after a collection (measured: 120-177 B/key of resident memory for
- * 1 M keys with the defaults, under 80 with these). The collector and its region size cannot
+ * it give committed memory back after a collection (measured with the plain jar, 1 M keys, after a
+ * forced GC: 165 B/key of resident memory with the defaults, a median of 83 with these). The collector and its region size cannot
  * change after start; the store sizes its arrays to whatever regions G1 has (store/Regions.java).
  * Options the user gave on the command line are left as they are.
  *
@@ -116,7 +116,7 @@ final class HeapTuning {
         return option.getOrigin() == VMOption.Origin.DEFAULT;
     }
 
-    /** G1, ZGC, Shenandoah, Parallel, Serial or Epsilon, from the names of the collector's beans. */
+    /** G1, ZGC, Shenandoah, Parallel or Serial from the names of the collector's beans; another's bean name. */
     private static String collectorName() {
         String first = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).findFirst().orElse("none");
