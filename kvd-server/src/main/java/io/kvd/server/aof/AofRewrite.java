@@ -1,8 +1,10 @@
 package io.kvd.server.aof;
 
 import io.kvd.codec.RespWriter;
+import io.kvd.server.store.HashValue;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
+import io.kvd.server.store.SetValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
@@ -69,6 +71,11 @@ final class AofRewrite {
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static final byte[] SET = {'S', 'E', 'T'};
     private static final byte[] PXAT = {'P', 'X', 'A', 'T'};
+    private static final byte[] HSET = {'H', 'S', 'E', 'T'};
+    private static final byte[] SADD = {'S', 'A', 'D', 'D'};
+    private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
+    /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
+    static final int ITEMS_PER_COMMAND = 64;
 
     private final Path file;
     private final Path temp;
@@ -122,7 +129,22 @@ final class AofRewrite {
             t.setDaemon(true);
             return t;
         });
-        this.snapshot = keyspace.startSnapshot(this::entry);
+        this.snapshot = keyspace.startSnapshot(new KeyspaceSnapshot.Sink() {
+            @Override
+            public void string(byte[] key, byte[] value, long deadline) {
+                stringEntry(key, value, deadline);
+            }
+
+            @Override
+            public void hash(byte[] key, HashValue hash, long deadline) {
+                hashEntry(key, hash, deadline);
+            }
+
+            @Override
+            public void set(byte[] key, SetValue set, long deadline) {
+                setEntry(key, set, deadline);
+            }
+        });
     }
 
     /**
@@ -162,7 +184,7 @@ final class AofRewrite {
         fail("Background AOF rewrite aborted", null);
     }
 
-    private void entry(byte[] key, byte[] value, long deadline) {
+    private void stringEntry(byte[] key, byte[] value, long deadline) {
         boolean withDeadline = deadline != Keyspace.PERSISTENT;
         RespWriter.writeArrayHeader(chunk, withDeadline ? 5 : 3);
         RespWriter.writeBulk(chunk, SET);
@@ -173,6 +195,65 @@ final class AofRewrite {
             RespWriter.writeBulk(chunk, Long.toString(deadline));
         }
         entries++;
+    }
+
+    /** As Redis's rewriteHashObject: HSET commands of up to 64 field-value pairs, then the deadline. */
+    private void hashEntry(byte[] key, HashValue hash, long deadline) {
+        ItemCommands command = new ItemCommands(HSET, key, hash.size(), 2);
+        hash.forEach((field, value) -> {
+            command.next();
+            RespWriter.writeBulk(chunk, field);
+            RespWriter.writeBulk(chunk, value);
+        });
+        collectionDeadline(key, deadline);
+    }
+
+    /** As Redis's rewriteSetObject: SADD commands of up to 64 members, then the deadline. */
+    private void setEntry(byte[] key, SetValue set, long deadline) {
+        ItemCommands command = new ItemCommands(SADD, key, set.size(), 1);
+        set.forEach(member -> {
+            command.next();
+            RespWriter.writeBulk(chunk, member);
+        });
+        collectionDeadline(key, deadline);
+    }
+
+    private void collectionDeadline(byte[] key, long deadline) {
+        if (deadline != Keyspace.PERSISTENT) {
+            RespWriter.writeArrayHeader(chunk, 3);
+            RespWriter.writeBulk(chunk, PEXPIREAT);
+            RespWriter.writeBulk(chunk, key);
+            RespWriter.writeBulk(chunk, Long.toString(deadline));
+        }
+        entries++;
+    }
+
+    /** Writes the header of a new command before every {@link #ITEMS_PER_COMMAND}th item of a collection. */
+    private final class ItemCommands {
+        private final byte[] name;
+        private final byte[] key;
+        private final int argsPerItem;
+        private int itemsLeft;
+        private int itemsInCommand = ITEMS_PER_COMMAND;
+
+        ItemCommands(byte[] name, byte[] key, int items, int argsPerItem) {
+            this.name = name;
+            this.key = key;
+            this.itemsLeft = items;
+            this.argsPerItem = argsPerItem;
+        }
+
+        void next() {
+            if (itemsInCommand == ITEMS_PER_COMMAND) {
+                int items = Math.min(itemsLeft, ITEMS_PER_COMMAND);
+                RespWriter.writeArrayHeader(chunk, 2 + items * argsPerItem);
+                RespWriter.writeBulk(chunk, name);
+                RespWriter.writeBulk(chunk, key);
+                itemsInCommand = 0;
+            }
+            itemsInCommand++;
+            itemsLeft--;
+        }
     }
 
     private void schedule(long delayMicros) {

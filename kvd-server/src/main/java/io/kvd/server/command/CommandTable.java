@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
+import io.kvd.server.store.WrongTypeException;
 
 import java.util.Collections;
 import java.util.EnumSet;
@@ -168,7 +169,7 @@ public final class CommandTable {
         long changesBefore = client.keyspace().changes();
         try {
             command.handler().execute(client, argv);
-        } catch (CommandError e) {
+        } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
         // Redis's call(): a write that changed the keyspace is propagated, as rewritten by the command.

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.ValueType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +44,8 @@ final class KeyCommands {
 
     /** TYPE key */
     static void type(Client client, byte[][] argv) {
-        client.reply().simpleString(client.keyspace().exists(argv[1]) ? STRING_TYPE : "none");
+        ValueType type = client.keyspace().type(argv[1]);
+        client.reply().simpleString(type == null ? "none" : type.typeName());
     }
 
     /** RENAME key newkey */

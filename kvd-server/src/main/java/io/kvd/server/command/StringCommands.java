@@ -133,7 +133,8 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         client.reply().arrayHeader(argv.length - 1);
         for (int i = 1; i < argv.length; i++) {
-            client.reply().bulk(keyspace.get(argv[i]));
+            // As Redis: a key of another type answers nil, not WRONGTYPE.
+            client.reply().bulk(keyspace.getIfString(argv[i]));
         }
     }
 

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * Entries by id (from 1; 0 means none). Per id, five ints side by side in {@link Regions} arrays:
  * the address of the entry's bytes in {@link EntryPages} (page and offset; page 0 when the id is
- * free), the id of the next entry in its bucket's chain, its slot in the {@link DeadlineIndex}
+ * free; the page int's top byte holds the entry's tag, the keyspace's {@link Encoding}), the id of the next entry in its bucket's chain, its slot in the {@link DeadlineIndex}
  * (0 for none) and its key's hash, so a lookup finds all of an id's fields in one cache line. The hash
  * beside the chain link lets a lookup skip other keys, and a rehash move entries, without reading
  * the entries' bytes. Freed ids are reused (a free list threaded through the chain links), so the
@@ -19,6 +19,9 @@ final class EntrySlab implements EntryPages.Compactor {
     private static final int HASH = 4;
     private static final int FIELDS = 5;
     private static final int PER_CHUNK = Regions.INT_LENGTH / FIELDS;
+    /** The tag sits above the page number: 2^24 pages are more memory than a JVM array index reaches. */
+    private static final int TAG_SHIFT = 24;
+    private static final int PAGE_MASK = (1 << TAG_SHIFT) - 1;
 
     private final EntryPages pages = new EntryPages();
     private int[][] chunks = new int[1][];
@@ -69,6 +72,15 @@ final class EntrySlab implements EntryPages.Compactor {
 
     boolean isLive(int id) {
         return get(id, PAGE) != 0;
+    }
+
+    /** The entry's tag (0 until set). */
+    int tag(int id) {
+        return get(id, PAGE) >>> TAG_SHIFT;
+    }
+
+    void setTag(int id, int tag) {
+        set(id, PAGE, get(id, PAGE) & PAGE_MASK | tag << TAG_SHIFT);
     }
 
     byte[] key(int id) {
@@ -148,13 +160,14 @@ final class EntrySlab implements EntryPages.Compactor {
     private long address(int id) {
         int[] chunk = chunks[id / PER_CHUNK];
         int at = FIELDS * (id % PER_CHUNK);
-        return EntryPages.address(chunk[at + PAGE], chunk[at + OFFSET]);
+        return EntryPages.address(chunk[at + PAGE] & PAGE_MASK, chunk[at + OFFSET]);
     }
 
     private void setAddress(int id, long address) {
         int[] chunk = chunks[id / PER_CHUNK];
         int at = FIELDS * (id % PER_CHUNK);
-        chunk[at + PAGE] = EntryPages.page(address);
+        // A free id's page int is 0, tag included; a move keeps the tag.
+        chunk[at + PAGE] = address == 0 ? 0 : chunk[at + PAGE] & ~PAGE_MASK | EntryPages.page(address);
         chunk[at + OFFSET] = EntryPages.offset(address);
     }
 

@@ -4,7 +4,8 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
- * The keyspace: keys to string values, each with an optional deadline (absolute Unix ms).
+ * One database: keys to values of any {@link ValueType}, each with an optional deadline (absolute
+ * Unix ms).
  *
  * <p>Only the event loop thread touches it, so nothing here is synchronized. It knows nothing of
  * sockets or RESP. Expired keys are never visible: every lookup checks the deadline against
@@ -16,6 +17,13 @@ import java.util.function.Consumer;
  * operation, SCAN's reverse-binary cursor across both tables); and a {@link DeadlineIndex}, the
  * dense array of deadlines that gives a uniformly random key with a TTL in O(1) for active expiry.
  * Values and keys handed out are copies.
+ *
+ * <p>Each entry's tag in the slab is its {@link Encoding}. A string, a listpack hash and a small
+ * set are the entry's bytes; a large collection is a {@link MemberTable} in {@link MemberTables},
+ * and the entry's bytes hold its handle there, so a lookup finds any type the same way and
+ * deleting a large collection is dropping one reference. Commands reach collections through
+ * {@link HashValue} and {@link SetValue}; a typed accessor meeting another type throws
+ * {@link WrongTypeException}.
  */
 public final class Keyspace {
     /** {@link #deadline} of a key that does not exist. */
@@ -35,14 +43,25 @@ public final class Keyspace {
     /** The snapshot in progress, told before each change of an entry; null when none runs. */
     private KeyspaceSnapshot snapshot;
     private final SplittableRandom random;
+    private final EncodingLimits limits;
+    private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
     private final int[] prefetchHeads = new int[PREFETCH_KEYS];
     /** What {@link #prefetch} read, kept only so that the JIT keeps the reads. */
     private int prefetched;
 
     public Keyspace(long seed) {
+        this(seed, new EncodingLimits());
+    }
+
+    public Keyspace(long seed, EncodingLimits limits) {
         this.random = new SplittableRandom(seed);
+        this.limits = limits;
         clear();
+    }
+
+    public EncodingLimits limits() {
+        return limits;
     }
 
     /** Sets the time every deadline is compared with until the next call. */
@@ -85,10 +104,123 @@ public final class Keyspace {
         expiredKeys = 0;
     }
 
-    /** The value of a live key (a copy), or null. */
+    /** The string value of a live key (a copy), or null; {@link WrongTypeException} for another type. */
     public byte[] get(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));
-        return id == 0 ? null : slab.value(id);
+        if (id == 0) {
+            return null;
+        }
+        if (slab.tag(id) != 0) {
+            throw new WrongTypeException();
+        }
+        return slab.value(id);
+    }
+
+    /** The string value of a live key, or null when it is missing or of another type (MGET). */
+    public byte[] getIfString(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 || slab.tag(id) != 0 ? null : slab.value(id);
+    }
+
+    /** The type of a live key, or null. */
+    public ValueType type(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : encodingOf(id).type;
+    }
+
+    /** OBJECT ENCODING's name for a live key's value, or null. */
+    public String objectEncoding(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        if (id == 0) {
+            return null;
+        }
+        Encoding encoding = encodingOf(id);
+        return encoding == Encoding.STRING ? StringEncoding.of(slab.value(id)) : encoding.objectEncoding;
+    }
+
+    /** The hash under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public HashValue hash(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : hashOf(id, key);
+    }
+
+    /** The hash under {@code key}, or an empty one that its first put creates. */
+    public HashValue hashForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new HashValue(this, key, 0, Encoding.HASH_LISTPACK, null, null) : hashOf(id, key);
+    }
+
+    private HashValue hashOf(int id, byte[] key) {
+        Encoding encoding = encodingOf(id);
+        if (encoding.type != ValueType.HASH) {
+            throw new WrongTypeException();
+        }
+        return encoding.table ? new HashValue(this, key, id, encoding, null, tableOf(id))
+                : new HashValue(this, key, id, encoding, slab.value(id), null);
+    }
+
+    /** The set under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public SetValue set(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : setOf(id, key);
+    }
+
+    /** The set under {@code key}, or an empty one that its first add creates. */
+    public SetValue setForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new SetValue(this, key, 0, Encoding.SET_INTSET, null, null) : setOf(id, key);
+    }
+
+    private SetValue setOf(int id, byte[] key) {
+        Encoding encoding = encodingOf(id);
+        if (encoding.type != ValueType.SET) {
+            throw new WrongTypeException();
+        }
+        return encoding.table ? new SetValue(this, key, id, encoding, null, tableOf(id))
+                : new SetValue(this, key, id, encoding, slab.value(id), null);
+    }
+
+    /** Draws for collections' random members (HRANDFIELD, SRANDMEMBER, SPOP). */
+    SplittableRandom random() {
+        return random;
+    }
+
+    /**
+     * Stores a collection's compact bytes under entry {@code id}, or under a new entry for
+     * {@code key} (persistent) when {@code id} is 0; returns the entry's id. A collection never
+     * goes back from a table to a compact encoding, so the entry holds no table.
+     */
+    int storeCompact(int id, byte[] key, Encoding encoding, byte[] bytes) {
+        changes++;
+        if (id == 0) {
+            id = store(key, bytes);
+        } else {
+            if (snapshot != null) {
+                snapshot.beforeChange(id);
+            }
+            slab.setValue(id, bytes);
+        }
+        slab.setTag(id, encoding.ordinal());
+        return id;
+    }
+
+    /** Puts {@code table} in place of entry {@code id}'s compact value (or under a new entry for {@code key}); returns the id. */
+    int storeTable(int id, byte[] key, Encoding encoding, MemberTable table) {
+        return storeCompact(id, key, encoding, tables.register(table));
+    }
+
+    /** Entry {@code id}'s table is about to change in place: counted, and a snapshot takes its contents first. */
+    void beforeTableChange(int id) {
+        changes++;
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+    }
+
+    /** Deletes entry {@code id}, a collection whose last member went. */
+    void removeEmptied(int id) {
+        changes++;
+        delete(id, slab.hash(id));
     }
 
     public boolean exists(byte[] key) {
@@ -158,9 +290,14 @@ public final class Keyspace {
         }
         changes++;
         byte[] value = slab.value(id);
+        int tag = slab.tag(id);
         long deadline = deadlineOf(id);
+        // The value (a table's handle included) moves to the new entry, so the old one lets go of nothing.
+        slab.setTag(id, 0);
         delete(id, hash);
-        put(to, value, deadline);
+        int moved = store(to, value);
+        slab.setTag(moved, tag);
+        setDeadline(moved, deadline);
         return true;
     }
 
@@ -173,7 +310,7 @@ public final class Keyspace {
         if (snapshot != null) {
             throw new IllegalStateException("a snapshot is already running");
         }
-        snapshot = new KeyspaceSnapshot(this, slab, deadlines, sink);
+        snapshot = new KeyspaceSnapshot(this, slab, deadlines, tables, sink);
         return snapshot;
     }
 
@@ -191,6 +328,7 @@ public final class Keyspace {
         slab = new EntrySlab();
         table = new IncrementalHashTable(slab);
         deadlines = new DeadlineIndex();
+        tables = new MemberTables();
     }
 
     /**
@@ -302,7 +440,9 @@ public final class Keyspace {
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
+        releaseTable(id);
         slab.setValue(id, value);
+        slab.setTag(id, 0);
         return id;
     }
 
@@ -346,7 +486,23 @@ public final class Keyspace {
         }
         table.remove(id, hash);
         setDeadline(id, PERSISTENT);
+        releaseTable(id);
         slab.free(id);
+    }
+
+    private Encoding encodingOf(int id) {
+        return Encoding.ofTag(slab.tag(id));
+    }
+
+    /** The table of a table-encoded entry. */
+    MemberTable tableOf(int id) {
+        return tables.get(slab.value(id));
+    }
+
+    private void releaseTable(int id) {
+        if (encodingOf(id).table) {
+            tables.release(slab.value(id));
+        }
     }
 
     private void setDeadline(int id, long deadline) {

@@ -16,25 +16,34 @@ package io.kvd.server.store;
  * access would have removed them anyway. Event loop only, like the keyspace.
  */
 public final class KeyspaceSnapshot {
-    /** Receives each entry of the snapshot. */
+    /**
+     * Receives each entry of the snapshot: one live key as it was at the start; {@code deadline} is
+     * {@link Keyspace#PERSISTENT} or absolute ms. A collection handed out must be read before the
+     * call returns: it may be about to change.
+     */
     public interface Sink {
-        /** One live key as it was at the start; {@code deadline} is {@link Keyspace#PERSISTENT} or absolute ms. */
-        void entry(byte[] key, byte[] value, long deadline);
+        void string(byte[] key, byte[] value, long deadline);
+
+        void hash(byte[] key, HashValue hash, long deadline);
+
+        void set(byte[] key, SetValue set, long deadline);
     }
 
     private final Keyspace keyspace;
     private final EntrySlab slab;
     private final DeadlineIndex deadlines;
+    private final MemberTables tables;
     private final Sink sink;
     private final int end;
     /** One bit per id below {@link #end}: already handed out, or born after the start. */
     private final long[] handled;
     private int cursor = 1;
 
-    KeyspaceSnapshot(Keyspace keyspace, EntrySlab slab, DeadlineIndex deadlines, Sink sink) {
+    KeyspaceSnapshot(Keyspace keyspace, EntrySlab slab, DeadlineIndex deadlines, MemberTables tables, Sink sink) {
         this.keyspace = keyspace;
         this.slab = slab;
         this.deadlines = deadlines;
+        this.tables = tables;
         this.sink = sink;
         this.end = slab.idLimit();
         this.handled = new long[(end >>> 6) + 1];
@@ -76,7 +85,18 @@ public final class KeyspaceSnapshot {
         int slot = slab.deadlineSlot(id);
         long deadline = slot == 0 ? Keyspace.PERSISTENT : deadlines.deadline(slot);
         if (slot == 0 || deadline >= keyspace.now()) {
-            sink.entry(slab.key(id), slab.value(id), deadline);
+            emit(slab.key(id), Encoding.ofTag(slab.tag(id)), slab.value(id), deadline);
+        }
+    }
+
+    /** Hands out one entry, read from this snapshot's slab and tables: after a FLUSHALL, not the keyspace's. */
+    private void emit(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
+        MemberTable table = encoding.table ? tables.get(bytes) : null;
+        byte[] compact = encoding.table ? null : bytes;
+        switch (encoding.type) {
+            case STRING -> sink.string(key, bytes, deadline);
+            case HASH -> sink.hash(key, new HashValue(keyspace, key, 0, encoding, compact, table), deadline);
+            case SET -> sink.set(key, new SetValue(keyspace, key, 0, encoding, compact, table), deadline);
         }
     }
 

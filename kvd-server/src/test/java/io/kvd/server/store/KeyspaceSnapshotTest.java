@@ -33,12 +33,34 @@ class KeyspaceSnapshotTest {
     }
 
     private KeyspaceSnapshot start() {
-        return keyspace.startSnapshot((key, value, deadline) -> {
-            String k = new String(key, StandardCharsets.UTF_8);
-            if (handedOut.put(k, new String(value, StandardCharsets.UTF_8) + "@" + deadline) != null) {
-                duplicates.add(k);
+        return keyspace.startSnapshot(new KeyspaceSnapshot.Sink() {
+            @Override
+            public void string(byte[] key, byte[] value, long deadline) {
+                handOut(key, new String(value, StandardCharsets.UTF_8) + "@" + deadline);
+            }
+
+            @Override
+            public void hash(byte[] key, HashValue hash, long deadline) {
+                StringBuilder fields = new StringBuilder("hash");
+                hash.forEach((field, value) -> fields.append(' ').append(new String(field, StandardCharsets.UTF_8))
+                        .append('=').append(new String(value, StandardCharsets.UTF_8)));
+                handOut(key, fields + "@" + deadline);
+            }
+
+            @Override
+            public void set(byte[] key, SetValue set, long deadline) {
+                StringBuilder members = new StringBuilder("set");
+                set.forEach(member -> members.append(' ').append(new String(member, StandardCharsets.UTF_8)));
+                handOut(key, members + "@" + deadline);
             }
         });
+    }
+
+    private void handOut(byte[] key, String contents) {
+        String k = new String(key, StandardCharsets.UTF_8);
+        if (handedOut.put(k, contents) != null) {
+            duplicates.add(k);
+        }
     }
 
     private void finish(KeyspaceSnapshot snapshot) {

@@ -1,0 +1,57 @@
+package io.kvd.server.store;
+
+import java.util.Arrays;
+
+/**
+ * The large collections of one keyspace generation, by handle: a table-encoded entry's bytes are
+ * its handle (4 bytes, little-endian). A snapshot keeps the generation it started on, so it can
+ * still read a collection after FLUSHALL replaced the keyspace's.
+ */
+final class MemberTables {
+    private MemberTable[] tables = new MemberTable[4];
+    private int[] freeHandles = new int[4];
+    private int freeCount;
+    private int nextHandle;
+
+    /** Keeps {@code table}; returns the bytes that name it. */
+    byte[] register(MemberTable table) {
+        int handle;
+        if (freeCount > 0) {
+            handle = freeHandles[--freeCount];
+        } else {
+            handle = nextHandle++;
+            if (handle == tables.length) {
+                tables = Arrays.copyOf(tables, handle * 2);
+            }
+        }
+        tables[handle] = table;
+        return new byte[] {(byte) handle, (byte) (handle >>> 8), (byte) (handle >>> 16), (byte) (handle >>> 24)};
+    }
+
+    MemberTable get(byte[] handleBytes) {
+        return tables[handle(handleBytes)];
+    }
+
+    /**
+     * Lets go of the table {@code handleBytes} names: one reference, whatever the table's size, so
+     * deleting a million-member set costs the loop nothing (Redis frees large values on a
+     * background thread for the same reason; here the collector does it, concurrently).
+     */
+    void release(byte[] handleBytes) {
+        int handle = handle(handleBytes);
+        tables[handle] = null;
+        if (freeCount == freeHandles.length) {
+            freeHandles = Arrays.copyOf(freeHandles, freeCount * 2);
+        }
+        freeHandles[freeCount++] = handle;
+    }
+
+    /** Tables held (for invariant checks). */
+    int count() {
+        return nextHandle - freeCount;
+    }
+
+    private static int handle(byte[] bytes) {
+        return (bytes[0] & 0xff) | (bytes[1] & 0xff) << 8 | (bytes[2] & 0xff) << 16 | (bytes[3] & 0xff) << 24;
+    }
+}
