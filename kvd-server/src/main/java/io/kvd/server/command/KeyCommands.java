@@ -9,9 +9,6 @@ import java.util.List;
 
 /** Commands on keys of any type (Redis's db.c). */
 final class KeyCommands {
-    /** The only type kvd stores. */
-    private static final String STRING_TYPE = "string";
-    private static final String INVALID_CURSOR = "ERR invalid cursor";
 
     private KeyCommands() {
     }
@@ -63,7 +60,7 @@ final class KeyCommands {
     /** KEYS pattern */
     static void keys(Client client, byte[][] argv) {
         byte[] pattern = argv[1];
-        boolean all = isMatchAll(pattern);
+        boolean all = Scan.isMatchAll(pattern);
         List<byte[]> found = new ArrayList<>();
         client.keyspace().forEachKey(key -> {
             if (all || Glob.matches(pattern, key)) {
@@ -80,42 +77,17 @@ final class KeyCommands {
      * visited, then filters by pattern and type; an unknown type matches nothing.
      */
     static void scan(Client client, byte[][] argv) {
-        long cursor = parseCursor(argv[1]);
-        long count = 10;
-        byte[] pattern = null;
-        byte[] type = null;
-        for (int i = 2; i < argv.length; i += 2) {
-            boolean hasValue = i + 1 < argv.length;
-            if (Args.is(argv[i], "count") && hasValue) {
-                count = Args.parseLong(argv[i + 1]);
-                if (count < 1) {
-                    throw new CommandError(Errors.SYNTAX);
-                }
-            } else if (Args.is(argv[i], "match") && hasValue) {
-                pattern = isMatchAll(argv[i + 1]) ? null : argv[i + 1];
-            } else if (Args.is(argv[i], "type") && hasValue) {
-                type = argv[i + 1];
-            } else {
-                throw new CommandError(Errors.SYNTAX);
-            }
-        }
-
+        long cursor = Scan.parseCursor(argv[1]);
+        Scan.Options options = Scan.Options.parse(argv, 2, true);
         Keyspace keyspace = client.keyspace();
-        List<byte[]> visited = new ArrayList<>();
-        long bucketsLeft = count * 10;
-        do {
-            cursor = keyspace.scan(cursor, visited::add);
-        } while (cursor != 0 && bucketsLeft-- != 0 && visited.size() < count);
+        byte[] type = options.type();
+        Scan.reply(client, cursor, options, keyspace::scan, 1, key -> options.matches(key)
+                && (type == null || isType(keyspace.type(key), type)));
+    }
 
-        List<byte[]> found = new ArrayList<>(visited.size());
-        for (byte[] key : visited) {
-            if ((pattern == null || Glob.matches(pattern, key)) && (type == null || Args.is(type, STRING_TYPE))) {
-                found.add(key);
-            }
-        }
-        client.reply().arrayHeader(2);
-        client.reply().bulk(Long.toUnsignedString(cursor));
-        replyKeys(client.reply(), found);
+    /** Whether a key scanned (expired since, maybe: then it matches no type) has the type SCAN's TYPE names. */
+    private static boolean isType(ValueType actual, byte[] type) {
+        return actual != null && Args.is(type, actual.typeName());
     }
 
     /** RANDOMKEY */
@@ -148,37 +120,6 @@ final class KeyCommands {
             return false;
         }
         return keyspace.rename(from, to);
-    }
-
-    /** KEYS and SCAN skip matching for a lone {@code *}, which also lists the empty key. */
-    private static boolean isMatchAll(byte[] pattern) {
-        return pattern.length == 1 && pattern[0] == '*';
-    }
-
-    /**
-     * Redis's SCAN cursor: strtoul in base 10, so a sign is allowed (not alone) ("-1" wraps around), an empty
-     * string is 0, and leading or trailing spaces or values past 2^64-1 are invalid.
-     */
-    private static long parseCursor(byte[] arg) {
-        int i = 0;
-        boolean negative = false;
-        if (arg.length > 0 && (arg[0] == '+' || arg[0] == '-')) {
-            negative = arg[0] == '-';
-            i = 1;
-            if (arg.length == 1) {
-                // strtoul read no digits: its end pointer stays on the sign.
-                throw new CommandError(INVALID_CURSOR);
-            }
-        }
-        long value = 0;
-        for (; i < arg.length; i++) {
-            int digit = arg[i] - '0';
-            if (digit < 0 || digit > 9 || Long.compareUnsigned(value, Long.divideUnsigned(-1L - digit, 10)) > 0) {
-                throw new CommandError(INVALID_CURSOR);
-            }
-            value = value * 10 + digit;
-        }
-        return negative ? -value : value;
     }
 
     private static void replyKeys(Reply reply, List<byte[]> keys) {
