@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "help"],
     "config": ["get", "set", "resetstat", "help"],
     "command": ["count", "info", "docs", "list", "help"],
+    "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }
 

@@ -99,7 +99,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         }
         if (!flush.isScheduled()) {
             // First command of this iteration: read the clock once for the whole batch.
-            server.keyspace().setTime(System.currentTimeMillis());
+            server.databases().setTime(System.currentTimeMillis());
         }
         ranCommandThisRead = true;
         if (msg instanceof byte[][] argv) {
@@ -115,7 +115,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             queuedForFlush = true;
             flush.add(this);
         }
-        if (outputLimits.exceeded(pendingOutputBytes(), server.keyspace().now())) {
+        if (outputLimits.exceeded(pendingOutputBytes(), server.databases().now())) {
             closeForOutputLimit();
             return;
         }

@@ -11,7 +11,7 @@ import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
 import io.kvd.server.config.Config;
-import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.Databases;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -67,10 +67,10 @@ public final class KvdServer implements AutoCloseable {
         this.config = config;
         this.group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
         this.loop = (SingleThreadEventLoop) group.next();
-        Keyspace keyspace = new Keyspace(System.nanoTime());
+        Databases databases = new Databases(config.databases(), System.nanoTime(), config.encodingLimits());
         // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
-        keyspace.setTime(System.currentTimeMillis());
-        this.state = new ServerState(keyspace, config, this::closeAsync);
+        databases.setTime(System.currentTimeMillis());
+        this.state = new ServerState(databases, config, this::closeAsync);
     }
 
     /** Binds every address of {@code bind} and starts serving; returns once the server listens. */
@@ -103,7 +103,7 @@ public final class KvdServer implements AutoCloseable {
 
     /** Walks the keyspace's structures on the event loop and fails if any is inconsistent (for tests). */
     void checkInvariants() {
-        loop.submit(() -> state.keyspace().checkInvariants()).syncUninterruptibly();
+        loop.submit(() -> state.databases().checkInvariants()).syncUninterruptibly();
     }
 
     /** Runs {@code task} on the event loop, which serves nothing else meanwhile (for tests). */
@@ -249,8 +249,11 @@ public final class KvdServer implements AutoCloseable {
         }
         aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()));
         state.commandLog().setEnabled(true);
-        state.keyspace().setTime(System.currentTimeMillis());
-        int expired = state.keyspace().removeExpired();
+        state.databases().setTime(System.currentTimeMillis());
+        int expired = 0;
+        for (int db = 0; db < state.databases().count(); db++) {
+            expired += state.keyspace(db).removeExpired();
+        }
         if (!aof.commit()) {
             throw new IllegalStateException("cannot write the append only file " + file + ": "
                     + state.commandLog().failure());
@@ -259,7 +262,7 @@ public final class KvdServer implements AutoCloseable {
                         + "record, reader {} ms); {} keys, {} expired while down removed", file, loaded.records(),
                 loaded.bytes(), loaded.wallNanos() / 1_000_000, perRecord(loaded.wallNanos(), loaded.records()),
                 loaded.loopCpuNanos() / 1_000_000, perRecord(loaded.loopCpuNanos(), loaded.records()),
-                loaded.readerCpuNanos() / 1_000_000, state.keyspace().size(), expired);
+                loaded.readerCpuNanos() / 1_000_000, state.databases().size(), expired);
     }
 
     private static long perRecord(long nanos, long records) {
@@ -292,7 +295,7 @@ public final class KvdServer implements AutoCloseable {
             long now = System.currentTimeMillis();
             state.expiryCycle().runSlow(now, config.hz());
             expireFastWhileBehind();
-            state.keyspace().rehashStep(REHASH_NANOS_PER_TICK);
+            state.databases().forEach(keyspace -> keyspace.rehashStep(REHASH_NANOS_PER_TICK));
             state.opsPerSecond().sample(now, state.stats().commandsProcessed);
             // Without an idle timeout or output limit (the defaults) the clients' checks have
             // nothing to find: 1,000 connections would cost 10,000 visits a second for nothing.

@@ -91,7 +91,8 @@ class AofRewriteTest {
             assertThat(c.call("BGREWRITEAOF")).isEqualTo(STARTED);
             awaitRewrites(c, 1);
         }
-        assertThat(Files.readString(aof())).isEqualTo("*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n2\r\n"
+        assertThat(Files.readString(aof())).isEqualTo("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n"
+                + "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n2\r\n"
                 + "*5\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n$4\r\nPXAT\r\n$13\r\n" + FAR_FUTURE_MS + "\r\n");
     }
 
@@ -144,7 +145,7 @@ class AofRewriteTest {
             assertThat(info).containsPattern("aof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
                     + "aof_last_rewrite_time_sec:\\d+\r\naof_current_rewrite_time_sec:-1\r\n"
                     + "aof_last_bgrewrite_status:ok\r\naof_rewrites:1\r\naof_rewrites_consecutive_failures:0\r\n"
-                    + "aof_last_write_status:ok\r\naof_current_size:27\r\naof_base_size:27\r\n");
+                    + "aof_last_write_status:ok\r\naof_current_size:50\r\naof_base_size:50\r\n");
         }
     }
 

@@ -54,9 +54,11 @@ public final class AofLoader {
             return new Result(0, 0, 0, 0, 0, 0);
         }
         boolean logging = server.commandLog().isEnabled();
-        long now = server.keyspace().now();
+        long now = server.databases().now();
         server.commandLog().setEnabled(false);
-        server.keyspace().setTime(0);
+        // The database the replay was in when it sized the table: a file of one database's keys, mostly.
+        Keyspace reserved = null;
+        server.databases().setTime(0);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
              ReadAheadAofReader reader = new ReadAheadAofReader(new AofReader(channel))) {
             // Asked once the reader runs: the first call loads the management classes (3 to 5 ms),
@@ -81,12 +83,13 @@ public final class AofLoader {
                     client.obeyEverySlot();
                 }
                 if (prefetchedRecords == 0) {
-                    prefetchedRecords = prefetchKeys(reader, server.keyspace(), keys);
+                    prefetchedRecords = prefetchKeys(reader, client.keyspace(), keys);
                 }
                 prefetchedRecords--;
                 commands.call(client, command, argv);
                 if (reader.records() == SIZING_SAMPLE_RECORDS) {
-                    server.keyspace().reserve(expectedRecords(reader));
+                    reserved = client.keyspace();
+                    reserved.reserve(expectedRecords(reader));
                 }
                 if (client.reply().pendingBytes() > REPLY_DISCARD_BYTES) {
                     // Kept, not released: a new buffer every 200 K records was a branch the
@@ -109,8 +112,10 @@ public final class AofLoader {
             return new Result(reader.records(), reader.validUpTo(), truncated, System.nanoTime() - startNanos, loopCpu,
                     reader.readerCpuNanos());
         } finally {
-            server.keyspace().reserve(0);
-            server.keyspace().setTime(now);
+            if (reserved != null) {
+                reserved.reserve(0);
+            }
+            server.databases().setTime(now);
             server.commandLog().setEnabled(logging);
         }
     }

@@ -1,6 +1,8 @@
 package io.kvd.server.aof;
 
 import io.kvd.codec.RespWriter;
+import io.kvd.server.store.Databases;
+import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.HashValue;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +74,7 @@ final class AofRewrite {
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static final byte[] SET = {'S', 'E', 'T'};
     private static final byte[] PXAT = {'P', 'X', 'A', 'T'};
+    private static final byte[] SELECT = {'S', 'E', 'L', 'E', 'C', 'T'};
     private static final byte[] HSET = {'H', 'S', 'E', 'T'};
     private static final byte[] SADD = {'S', 'A', 'D', 'D'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
@@ -80,7 +84,7 @@ final class AofRewrite {
     private final Path file;
     private final Path temp;
     private final FileChannel out;
-    private final Keyspace keyspace;
+    private final Databases databases;
     /** Null when appendonly is off: then the snapshot alone is written, as Redis 7 does. */
     private final AppendOnlyFile aof;
     private final ScheduledExecutorService loop;
@@ -95,7 +99,9 @@ final class AofRewrite {
     private final Queue<ByteBuf> emptied = new ConcurrentLinkedQueue<>();
     /** Set by the writer thread when a write failed; every later write is skipped. */
     private volatile IOException writeFailure;
-    private final KeyspaceSnapshot snapshot;
+    private final DatabasesSnapshot snapshot;
+    /** The database the snapshot's last record was for; entries of another one are preceded by a SELECT. */
+    private int selectedDb = -1;
     private ByteBuf chunk = Unpooled.buffer(CHUNK_BYTES);
     /** Records the AOF wrote since the start, not yet handed to the writer. */
     private ByteBuf writesDuring = Unpooled.buffer(CHUNK_BYTES);
@@ -114,12 +120,12 @@ final class AofRewrite {
     private long longestStepNanos;
     private long longestStepCpuNanos;
 
-    private AofRewrite(Path file, FileChannel out, Keyspace keyspace, AppendOnlyFile aof, int recordsBeforeStart,
+    private AofRewrite(Path file, FileChannel out, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
                        ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
         this.file = file;
         this.temp = tempFile(file);
         this.out = out;
-        this.keyspace = keyspace;
+        this.databases = databases;
         this.aof = aof;
         this.recordsBeforeStart = recordsBeforeStart;
         this.loop = loop;
@@ -129,19 +135,22 @@ final class AofRewrite {
             t.setDaemon(true);
             return t;
         });
-        this.snapshot = keyspace.startSnapshot(new KeyspaceSnapshot.Sink() {
+        this.snapshot = databases.startSnapshot(new KeyspaceSnapshot.Sink() {
             @Override
-            public void string(byte[] key, byte[] value, long deadline) {
+            public void string(int db, byte[] key, byte[] value, long deadline) {
+                select(db);
                 stringEntry(key, value, deadline);
             }
 
             @Override
-            public void hash(byte[] key, HashValue hash, long deadline) {
+            public void hash(int db, byte[] key, HashValue hash, long deadline) {
+                select(db);
                 hashEntry(key, hash, deadline);
             }
 
             @Override
-            public void set(byte[] key, SetValue set, long deadline) {
+            public void set(int db, byte[] key, SetValue set, long deadline) {
+                select(db);
                 setEntry(key, set, deadline);
             }
         });
@@ -155,15 +164,15 @@ final class AofRewrite {
      * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
      * @throws IOException if the temporary file cannot be created
      */
-    static AofRewrite start(Path file, Keyspace keyspace, AppendOnlyFile aof, int recordsBeforeStart,
+    static AofRewrite start(Path file, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
                             ScheduledExecutorService loop, Consumer<Boolean> onEnd) throws IOException {
         FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(file, out, keyspace, aof, recordsBeforeStart, loop, onEnd);
+        AofRewrite rewrite = new AofRewrite(file, out, databases, aof, recordsBeforeStart, loop, onEnd);
         if (aof != null) {
             aof.copyWritesTo(rewrite);
         }
-        log.info("Background append only file rewriting started ({} keys)", keyspace.size());
+        log.info("Background append only file rewriting started ({} keys)", databases.size());
         rewrite.schedule(0);
         return rewrite;
     }
@@ -182,6 +191,13 @@ final class AofRewrite {
     /** Stops the rewrite and deletes the temporary file (shutdown). */
     void abort() {
         fail("Background AOF rewrite aborted", null);
+    }
+
+    private void select(int db) {
+        if (db != selectedDb) {
+            RespWriter.writeCommand(chunk, SELECT, Long.toString(db).getBytes(StandardCharsets.US_ASCII));
+            selectedDb = db;
+        }
     }
 
     private void stringEntry(byte[] key, byte[] value, long deadline) {
@@ -301,7 +317,7 @@ final class AofRewrite {
             schedule(WAIT_MICROS);
             return;
         }
-        keyspace.stopSnapshot(snapshot);
+        snapshot.stop();
         chunk = handOff(chunk);
         log.info("AOF rewrite: {} keys of the snapshot serialized", entries);
         schedule(0);
@@ -444,7 +460,7 @@ final class AofRewrite {
 
     private void end() {
         ended = true;
-        keyspace.stopSnapshot(snapshot);
+        snapshot.stop();
         if (aof != null) {
             aof.stopCopyingWrites();
         }

@@ -55,7 +55,8 @@ public final class AofRewriter {
         }
         long now = System.currentTimeMillis();
         try {
-            running = AofRewrite.start(config.appendFile(), state.keyspace(), aof,
+            state.commandLog().selectAgain();
+            running = AofRewrite.start(config.appendFile(), state.databases(), aof,
                     state.commandLog().records().readableBytes(), loop, this::ended);
         } catch (IOException e) {
             log.warn("Can't start the AOF rewrite: {}", e.toString());

@@ -39,6 +39,19 @@ public final class Args {
     }
 
     /**
+     * Redis's getIntFromObjectOrReply: a long as {@link #parseLong} reads it ({@code error} if not
+     * one), then {@code ERR value is out of range} outside an int, or {@code error} itself when the
+     * caller names its own.
+     */
+    public static int parseInt(byte[] arg, String error) {
+        long value = parseLong(arg, error);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new CommandError(error == Errors.NOT_AN_INTEGER ? "ERR value is out of range" : error);
+        }
+        return (int) value;
+    }
+
+    /**
      * Redis's string2ll: optional '-', then digits with no leading zero (except "0" itself), no
      * spaces, no '+', at most 20 characters, within the range of a long. Null if not such a number.
      */

@@ -35,13 +35,15 @@ public final class Client {
     private boolean authenticated;
     private boolean obeysEverySlot;
     private byte[][] logRecord;
+    /** The database SELECT chose. */
+    private int db;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
         this.server = server;
         this.reply = new Reply(allocator);
         this.connection = connection;
-        this.createdAtMs = server.keyspace().now();
+        this.createdAtMs = server.databases().now();
         this.lastInteractionMs = createdAtMs;
         // As Redis: a client is born authenticated when the default user needs no password; a
         // password set later does not lock out clients already connected.
@@ -56,8 +58,18 @@ public final class Client {
         return server;
     }
 
+    /** The database the client's commands run in. */
     public Keyspace keyspace() {
-        return server.keyspace();
+        return server.keyspace(db);
+    }
+
+    public int db() {
+        return db;
+    }
+
+    /** SELECT: {@code index} must be a database's. */
+    public void select(int index) {
+        this.db = index;
     }
 
     public Reply reply() {

@@ -223,7 +223,7 @@ final class ClientCommand {
                 + " name=" + c.name()
                 + " age=" + (now - c.createdAtMs()) / 1000
                 + " idle=" + (now - c.lastInteractionMs()) / 1000
-                + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=" + c.connection().queryBufferBytes()
+                + " flags=N db=" + c.db() + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + c.connection().queryBufferBytes()
                 + " qbuf-free=0 argv-mem=0 multi-mem=0"
                 + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + c.lastCommand()

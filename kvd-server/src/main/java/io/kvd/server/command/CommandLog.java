@@ -13,6 +13,7 @@ import io.netty.buffer.Unpooled;
  */
 public final class CommandLog {
     private static final byte[] DEL = Args.bytes("DEL");
+    private static final byte[] SELECT = Args.bytes("SELECT");
 
     /** On the heap: a server or test fixture that never logs holds no native memory for it. */
     private final ByteBuf records = Unpooled.buffer(4096);
@@ -21,6 +22,8 @@ public final class CommandLog {
     private long fileSize;
     private long delayedFsyncs;
     private boolean fsyncInProgress;
+    /** The database the records so far leave selected on replay; -1 before the first (Redis's aof_selected_db). */
+    private int selectedDb = -1;
 
     public boolean isEnabled() {
         return enabled;
@@ -30,16 +33,29 @@ public final class CommandLog {
         this.enabled = enabled;
     }
 
-    /** Appends one record, if enabled. */
-    public void append(byte[]... argv) {
-        if (enabled) {
-            RespWriter.writeCommand(records, argv);
+    /** Appends one record of a command run in database {@code db}, after a SELECT if the last was for another, if enabled. */
+    public void append(int db, byte[]... argv) {
+        if (!enabled) {
+            return;
         }
+        if (db != selectedDb) {
+            RespWriter.writeCommand(records, SELECT, Args.bytes(Integer.toString(db)));
+            selectedDb = db;
+        }
+        RespWriter.writeCommand(records, argv);
+    }
+
+    /**
+     * The next record starts with a SELECT whatever the last was for: a rewritten file's tail is
+     * copied from the records logged after its start, which must not depend on the old file's.
+     */
+    public void selectAgain() {
+        selectedDb = -1;
     }
 
     /** A key's deadline passed: Redis logs a DEL, so that a later write to the name starts afresh on replay. */
-    void expired(byte[] key) {
-        append(DEL, key);
+    void expired(int db, byte[] key) {
+        append(db, DEL, key);
     }
 
     /** The records not yet taken; the AOF reads and clears it, on the event loop. */

@@ -61,6 +61,9 @@ public final class CommandTable {
             command("keys", 2, flags(READONLY), 0, 0, 0, KeyCommands::keys),
             command("scan", -2, flags(READONLY), 0, 0, 0, KeyCommands::scan),
             command("randomkey", 1, flags(READONLY), 0, 0, 0, KeyCommands::randomkey),
+            command("move", 3, flags(WRITE, FAST), 1, 1, 1, KeyCommands::move),
+            command("copy", -3, flags(WRITE, DENYOOM), 1, 2, 1, KeyCommands::copy),
+            command("object", -2, flags(), 0, 0, 0, ObjectCommand::object),
 
             // expiry
             command("expire", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::expire),
@@ -76,8 +79,9 @@ public final class CommandTable {
             // server
             command("time", 1, flags(LOADING, STALE, FAST), 0, 0, 0, ServerCommands::time),
             command("dbsize", 1, flags(READONLY, FAST), 0, 0, 0, ServerCommands::dbsize),
-            command("flushdb", -1, flags(WRITE), 0, 0, 0, ServerCommands::flush),
-            command("flushall", -1, flags(WRITE), 0, 0, 0, ServerCommands::flush),
+            command("flushdb", -1, flags(WRITE), 0, 0, 0, ServerCommands::flushdb),
+            command("flushall", -1, flags(WRITE), 0, 0, 0, ServerCommands::flushall),
+            command("swapdb", 3, flags(WRITE, FAST), 0, 0, 0, ServerCommands::swapdb),
             command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
@@ -175,7 +179,7 @@ public final class CommandTable {
         // Redis's call(): a write that changed the keyspace is propagated, as rewritten by the command.
         byte[][] record = client.takeLogRecord();
         if (write && client.keyspace().changes() != changesBefore) {
-            log.append(record != null ? record : argv);
+            log.append(client.db(), record != null ? record : argv);
         }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;

@@ -123,7 +123,7 @@ final class ConfigCommand {
         ServerState server = client.server();
         server.stats().reset();
         server.opsPerSecond().reset();
-        server.keyspace().resetExpiredKeys();
+        server.databases().resetExpiredKeys();
         client.reply().ok();
     }
 

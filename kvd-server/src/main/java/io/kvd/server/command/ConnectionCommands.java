@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.server.store.Keyspace;
+
 /** Commands about the connection itself (Redis's PING, ECHO, QUIT, SELECT, HELLO). */
 final class ConnectionCommands {
     private ConnectionCommands() {
@@ -28,16 +30,22 @@ final class ConnectionCommands {
         client.closeAfterReply();
     }
 
-    /** SELECT index: kvd has database 0 only. */
+    /** SELECT index: with cluster-enabled, database 0 only, as Redis. */
     static void select(Client client, byte[][] argv) {
-        long index = Args.parseLong(argv[1], "ERR value is not an integer or out of range");
+        int index = Args.parseInt(argv[1], Errors.NOT_AN_INTEGER);
         if (index != 0 && client.server().config().cluster() != null) {
             throw new CommandError("ERR SELECT is not allowed in cluster mode");
         }
-        if (index != 0) {
+        client.select(database(client, index).index());
+        client.reply().ok();
+    }
+
+    /** Database {@code index}, else Redis's out-of-range error. */
+    static Keyspace database(Client client, int index) {
+        if (index < 0 || index >= client.server().databases().count()) {
             throw new CommandError(Errors.DB_INDEX_OUT_OF_RANGE);
         }
-        client.reply().ok();
+        return client.server().keyspace(index);
     }
 
     /**

@@ -8,6 +8,7 @@ public final class Errors {
     public static final String OVERFLOW = "ERR increment or decrement would overflow";
     public static final String NO_SUCH_KEY = "ERR no such key";
     public static final String DB_INDEX_OUT_OF_RANGE = "ERR DB index is out of range";
+    public static final String SAME_OBJECT = "ERR source and destination objects are the same";
 
     private Errors() {
     }

@@ -152,7 +152,7 @@ final class InfoCommand {
                 .field("total_commands_processed", stats.commandsProcessed)
                 .field("instantaneous_ops_per_sec", server.opsPerSecond().value())
                 .field("rejected_connections", stats.rejectedConnections)
-                .field("expired_keys", server.keyspace().expiredKeys())
+                .field("expired_keys", server.databases().expiredKeys())
                 .field("expired_time_cap_reached_count", server.expiryCycle().timeCapReachedCount())
                 .field("expire_cycle_cpu_milliseconds", server.expiryCycle().cycleMillis())
                 .field("evicted_keys", 0)
@@ -190,12 +190,14 @@ final class InfoCommand {
         s.field("cluster_enabled", server.config().cluster() != null ? 1 : 0);
     }
 
-    /** {@code db0:keys=N,expires=M,avg_ttl=T}, only when database 0 has keys. */
+    /** {@code dbN:keys=K,expires=E,avg_ttl=T}, one line per database that has keys. */
     private static void keyspace(ServerState server, Section s) {
-        Keyspace keyspace = server.keyspace();
-        if (keyspace.size() > 0) {
-            s.field("db0", "keys=" + keyspace.size() + ",expires=" + keyspace.sizeWithDeadline()
-                    + ",avg_ttl=" + server.expiryCycle().averageTtlMs());
+        for (int db = 0; db < server.databases().count(); db++) {
+            Keyspace keyspace = server.keyspace(db);
+            if (keyspace.size() > 0) {
+                s.field("db" + db, "keys=" + keyspace.size() + ",expires=" + keyspace.sizeWithDeadline()
+                        + ",avg_ttl=" + server.expiryCycle().averageTtlMs(db));
+            }
         }
     }
 

@@ -90,6 +90,49 @@ final class KeyCommands {
         return actual != null && Args.is(type, actual.typeName());
     }
 
+    /** MOVE key db */
+    static void move(Client client, byte[][] argv) {
+        if (client.server().config().cluster() != null) {
+            throw new CommandError("ERR MOVE is not allowed in cluster mode");
+        }
+        Keyspace target = ConnectionCommands.database(client, Args.parseInt(argv[2], Errors.NOT_AN_INTEGER));
+        Keyspace source = client.keyspace();
+        if (target == source) {
+            throw new CommandError(Errors.SAME_OBJECT);
+        }
+        // As Redis: a key already in the target is left alone, whatever its type.
+        boolean moved = source.exists(argv[1]) && !target.exists(argv[1]) && source.move(argv[1], target);
+        client.reply().integer(moved ? 1 : 0);
+    }
+
+    /** COPY source destination [DB destination-db] [REPLACE] */
+    static void copy(Client client, byte[][] argv) {
+        Keyspace source = client.keyspace();
+        Keyspace target = source;
+        boolean replace = false;
+        for (int i = 3; i < argv.length; i++) {
+            if (Args.is(argv[i], "replace")) {
+                replace = true;
+            } else if (Args.is(argv[i], "db") && i + 1 < argv.length) {
+                target = ConnectionCommands.database(client, Args.parseInt(argv[++i], Errors.NOT_AN_INTEGER));
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        if (client.server().config().cluster() != null && (source.index() != 0 || target.index() != 0)) {
+            throw new CommandError("ERR Copying to another database is not allowed in cluster mode");
+        }
+        if (source == target && Arrays.equals(argv[1], argv[2])) {
+            throw new CommandError(Errors.SAME_OBJECT);
+        }
+        if (!source.exists(argv[1]) || !replace && target.exists(argv[2])) {
+            client.reply().integer(0);
+            return;
+        }
+        source.copy(argv[1], target, argv[2]);
+        client.reply().integer(1);
+    }
+
     /** RANDOMKEY */
     static void randomkey(Client client, byte[][] argv) {
         client.reply().bulk(client.keyspace().randomKey());

@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.server.store.Databases;
+
 import java.time.Instant;
 
 /** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF. */
@@ -20,14 +22,40 @@ final class ServerCommands {
     }
 
     /**
-     * FLUSHDB [ASYNC|SYNC] and FLUSHALL [ASYNC|SYNC] (kvd has one database): both modes empty the
-     * keyspace before replying.
+     * FLUSHDB [ASYNC|SYNC]: both modes empty the database before replying, in O(1) whatever its
+     * size (the store's arrays are dropped whole, and the collector frees them concurrently).
      */
-    static void flush(Client client, byte[][] argv) {
+    static void flushdb(Client client, byte[][] argv) {
+        checkFlushMode(argv);
+        client.keyspace().clear();
+        client.reply().ok();
+    }
+
+    /** FLUSHALL [ASYNC|SYNC]: every database, as FLUSHDB. */
+    static void flushall(Client client, byte[][] argv) {
+        checkFlushMode(argv);
+        client.server().databases().clear();
+        client.reply().ok();
+    }
+
+    private static void checkFlushMode(byte[][] argv) {
         if (argv.length > 2 || argv.length == 2 && !Args.is(argv[1], "async") && !Args.is(argv[1], "sync")) {
             throw new CommandError(Errors.SYNTAX);
         }
-        client.keyspace().clear();
+    }
+
+    /** SWAPDB index1 index2: clients stay on their database numbers and see the other contents. */
+    static void swapdb(Client client, byte[][] argv) {
+        if (client.server().config().cluster() != null) {
+            throw new CommandError("ERR SWAPDB is not allowed in cluster mode");
+        }
+        int first = Args.parseInt(argv[1], "ERR invalid first DB index");
+        int second = Args.parseInt(argv[2], "ERR invalid second DB index");
+        Databases databases = client.server().databases();
+        if (first < 0 || first >= databases.count() || second < 0 || second >= databases.count()) {
+            throw new CommandError(Errors.DB_INDEX_OUT_OF_RANGE);
+        }
+        databases.swap(first, second);
         client.reply().ok();
     }
 

@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.store.ActiveExpiryCycle;
+import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
 import java.util.LinkedHashMap;
@@ -12,7 +13,7 @@ import java.util.Map;
  * connected clients and the counters INFO reports. Owned by the event loop thread.
  */
 public final class ServerState {
-    private final Keyspace keyspace;
+    private final Databases databases;
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
@@ -53,16 +54,21 @@ public final class ServerState {
     /**
      * @param shutdown called by SHUTDOWN, on the event loop: stops the server and ends the process
      */
-    public ServerState(Keyspace keyspace, Config config, Runnable shutdown) {
-        this.keyspace = keyspace;
-        this.expiryCycle = new ActiveExpiryCycle(keyspace);
-        keyspace.onExpired(commandLog::expired);
+    public ServerState(Databases databases, Config config, Runnable shutdown) {
+        this.databases = databases;
+        this.expiryCycle = new ActiveExpiryCycle(databases);
+        databases.onExpired(commandLog::expired);
         this.config = config;
         this.shutdown = shutdown;
     }
 
-    public Keyspace keyspace() {
-        return keyspace;
+    public Databases databases() {
+        return databases;
+    }
+
+    /** Database {@code index}. */
+    public Keyspace keyspace(int index) {
+        return databases.get(index);
     }
 
     public ActiveExpiryCycle expiryCycle() {

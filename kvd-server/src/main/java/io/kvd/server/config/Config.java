@@ -2,6 +2,7 @@ package io.kvd.server.config;
 
 import io.kvd.server.cluster.ClusterConfigFile;
 import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.store.EncodingLimits;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,9 @@ public final class Config {
     public static final String LOGLEVEL = "loglevel";
     public static final String LOGFILE = "logfile";
     public static final String DATABASES = "databases";
+    public static final String HASH_MAX_LISTPACK_ENTRIES = "hash-max-listpack-entries";
+    public static final String HASH_MAX_LISTPACK_VALUE = "hash-max-listpack-value";
+    public static final String SET_MAX_INTSET_ENTRIES = "set-max-intset-entries";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
@@ -58,6 +62,10 @@ public final class Config {
     public static final String TLS_PROTOCOLS = "tls-protocols";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
+    /** Older names Redis 7.0 still accepts, to the directive they name. */
+    private static final Map<String, String> ALIASES = Map.of(
+            "hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES,
+            "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE);
 
     static {
         define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
@@ -75,7 +83,11 @@ public final class Config {
         define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
         define(new Directive(LOGFILE, "\"\"", false, Directive::single));
-        define(new Directive(DATABASES, "1", false, Directive.integer(1, 1)));
+        define(new Directive(DATABASES, "16", false, Directive.integer(1, 1 << 16)));
+        // Redis 7.0's built-in defaults (its sample redis.conf sets 128 hash entries).
+        define(new Directive(HASH_MAX_LISTPACK_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(SET_MAX_INTSET_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -105,6 +117,7 @@ public final class Config {
     private OutputBufferLimit outputBufferLimit;
     private byte[] requirepass;
     private ClusterTopology cluster;
+    private final EncodingLimits encodingLimits = new EncodingLimits();
 
     /** {@code client-output-buffer-limit normal <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
@@ -161,13 +174,15 @@ public final class Config {
         return DIRECTIVES.values();
     }
 
+    /** The directive {@code name} (in any case) names, directly or by an alias; null if none. */
     public static Directive directive(String name) {
-        return DIRECTIVES.get(name.toLowerCase(Locale.ROOT));
+        String lower = name.toLowerCase(Locale.ROOT);
+        return DIRECTIVES.get(ALIASES.getOrDefault(lower, lower));
     }
 
     /** The value as CONFIG GET shows it. */
     public String get(String name) {
-        return values.get(name);
+        return values.get(ALIASES.getOrDefault(name, name));
     }
 
     /**
@@ -202,6 +217,15 @@ public final class Config {
 
     public String transport() {
         return values.get(TRANSPORT);
+    }
+
+    public int databases() {
+        return Integer.parseInt(values.get(DATABASES));
+    }
+
+    /** The encoding thresholds, one object for the server's life: CONFIG SET updates it in place. */
+    public EncodingLimits encodingLimits() {
+        return encodingLimits;
     }
 
     public int hz() {
@@ -344,6 +368,9 @@ public final class Config {
     }
 
     private void parseHotValues() {
+        encodingLimits.setHashMaxListpackEntries(Integer.parseInt(values.get(HASH_MAX_LISTPACK_ENTRIES)));
+        encodingLimits.setHashMaxListpackValue(Integer.parseInt(values.get(HASH_MAX_LISTPACK_VALUE)));
+        encodingLimits.setSetMaxIntsetEntries(Integer.parseInt(values.get(SET_MAX_INTSET_ENTRIES)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
@@ -362,7 +389,7 @@ public final class Config {
             throw new ConfigException(where + ": unbalanced quotes in '" + trimmed + "'");
         }
         String name = words.get(0).toLowerCase(Locale.ROOT);
-        Directive d = DIRECTIVES.get(name);
+        Directive d = directive(name);
         if (d == null) {
             throw new ConfigException(where + ": unknown directive '" + name + "'");
         }

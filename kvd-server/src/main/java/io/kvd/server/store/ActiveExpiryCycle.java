@@ -2,9 +2,10 @@ package io.kvd.server.store;
 
 /**
  * Active expiry: keys nobody reads again still go once their deadline passes (Redis's
- * activeExpireCycle). A cycle samples 20 keys among those with a deadline, removes the expired
- * ones, and repeats while more than a quarter of the sample had expired, until its time budget
- * is spent. The slow cycle runs {@code hz} times a second with a quarter of a tick; when it stops
+ * activeExpireCycle). A cycle visits each database with keys that have a deadline: it samples 20
+ * of them, removes the expired ones, and repeats while more than a quarter of the sample had
+ * expired, until the cycle's time budget is spent. A cycle cut short starts the next one at the
+ * database it stopped in, as Redis's current_db. The slow cycle runs {@code hz} times a second with a quarter of a tick; when it stops
  * at that limit with keys still expiring, the server follows with fast cycles of 1 ms each until
  * the sample is clean ({@link #behind()}).
  */
@@ -15,14 +16,17 @@ public final class ActiveExpiryCycle {
     /** Redis's ACTIVE_EXPIRE_CYCLE_FAST_DURATION. */
     static final long FAST_CYCLE_NANOS = 1_000_000;
 
-    private final Keyspace keyspace;
-    private long averageTtlMs;
+    private final Databases databases;
+    /** Per database. */
+    private final long[] averageTtlMs;
+    private int nextDb;
     private boolean behind;
     private long timeCapReached;
     private long cycleNanos;
 
-    public ActiveExpiryCycle(Keyspace keyspace) {
-        this.keyspace = keyspace;
+    public ActiveExpiryCycle(Databases databases) {
+        this.databases = databases;
+        this.averageTtlMs = new long[databases.count()];
     }
 
     /**
@@ -44,31 +48,46 @@ public final class ActiveExpiryCycle {
     }
 
     private long run(long nowMs, long budgetNanos) {
-        keyspace.setTime(nowMs);
+        databases.setTime(nowMs);
         long start = System.nanoTime();
         long removed = 0;
-        long[] ttlSum = new long[2];
-        int expired;
-        boolean timeLeft;
-        do {
-            expired = keyspace.expireSample(KEYS_PER_SAMPLE, ttlSum);
-            removed += expired;
-            timeLeft = System.nanoTime() - start < budgetNanos;
-        } while (mostlyExpired(expired) && timeLeft);
-        behind = mostlyExpired(expired) && !timeLeft;
+        behind = false;
+        for (int visited = 0; visited < databases.count() && !behind; visited++) {
+            int db = nextDb;
+            Keyspace keyspace = databases.get(db);
+            long[] ttlSum = new long[2];
+            int expired = 0;
+            boolean timeLeft = true;
+            while (keyspace.sizeWithDeadline() > 0) {
+                expired = keyspace.expireSample(KEYS_PER_SAMPLE, ttlSum);
+                removed += expired;
+                timeLeft = System.nanoTime() - start < budgetNanos;
+                if (!mostlyExpired(expired) || !timeLeft) {
+                    break;
+                }
+            }
+            behind = mostlyExpired(expired) && !timeLeft;
+            if (!behind) {
+                nextDb = (db + 1) % databases.count();
+            }
+            updateAverageTtl(db, keyspace, ttlSum);
+        }
         if (behind) {
             timeCapReached++;
         }
         cycleNanos += System.nanoTime() - start;
+        return removed;
+    }
+
+    private void updateAverageTtl(int db, Keyspace keyspace, long[] ttlSum) {
         if (ttlSum[1] > 0) {
             // Redis's running estimate: each cycle's sample mean weighs 2% (expire.c, avg_ttl).
             long sampleMean = ttlSum[0] / ttlSum[1];
-            averageTtlMs = averageTtlMs == 0 ? sampleMean : averageTtlMs / 50 * 49 + sampleMean / 50;
+            averageTtlMs[db] = averageTtlMs[db] == 0 ? sampleMean : averageTtlMs[db] / 50 * 49 + sampleMean / 50;
         }
         if (keyspace.sizeWithDeadline() == 0) {
-            averageTtlMs = 0;
+            averageTtlMs[db] = 0;
         }
-        return removed;
     }
 
     private static boolean mostlyExpired(int expiredInSample) {
@@ -90,8 +109,8 @@ public final class ActiveExpiryCycle {
         return cycleNanos / 1_000_000;
     }
 
-    /** INFO keyspace's avg_ttl: an estimate in ms of the TTL left to keys that have one. */
-    public long averageTtlMs() {
-        return averageTtlMs;
+    /** INFO keyspace's avg_ttl for database {@code db}: an estimate in ms of the TTL left to keys that have one. */
+    public long averageTtlMs(int db) {
+        return averageTtlMs[db];
     }
 }

@@ -33,44 +33,47 @@ public final class Keyspace {
     /** Most keys one {@link #prefetch} takes. */
     public static final int PREFETCH_KEYS = 16;
 
+    private final Databases databases;
+    private final int index;
     private EntrySlab slab;
     private IncrementalHashTable table;
     private DeadlineIndex deadlines;
-    private long now;
-    private long expiredKeys;
-    private long changes;
-    private Consumer<byte[]> expiryListener = key -> { };
     /** The snapshot in progress, told before each change of an entry; null when none runs. */
     private KeyspaceSnapshot snapshot;
     private final SplittableRandom random;
-    private final EncodingLimits limits;
     private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
     private final int[] prefetchHeads = new int[PREFETCH_KEYS];
     /** What {@link #prefetch} read, kept only so that the JIT keeps the reads. */
     private int prefetched;
 
-    public Keyspace(long seed) {
-        this(seed, new EncodingLimits());
-    }
-
-    public Keyspace(long seed, EncodingLimits limits) {
+    Keyspace(Databases databases, int index, long seed) {
+        this.databases = databases;
+        this.index = index;
         this.random = new SplittableRandom(seed);
-        this.limits = limits;
         clear();
     }
 
-    public EncodingLimits limits() {
-        return limits;
+    /** This database's number. */
+    public int index() {
+        return index;
     }
 
-    /** Sets the time every deadline is compared with until the next call. */
+    public Databases databases() {
+        return databases;
+    }
+
+    public EncodingLimits limits() {
+        return databases.limits();
+    }
+
+    /** Sets the time every database's deadlines are compared with until the next call. */
     public void setTime(long nowMs) {
-        this.now = nowMs;
+        databases.setTime(nowMs);
     }
 
     public long now() {
-        return now;
+        return databases.now;
     }
 
     public int size() {
@@ -81,27 +84,12 @@ public final class Keyspace {
         return deadlines.count();
     }
 
-    /** Keys removed because their deadline passed, lazily or actively, since start. */
-    public long expiredKeys() {
-        return expiredKeys;
-    }
-
     /**
-     * Counts the changes made through this API (not expiry): a write command that left it as it
-     * was changed nothing (Redis's server.dirty), so the AOF does not log it.
+     * Counts the changes made through this API in any database (not expiry): a write command that
+     * left it as it was changed nothing (Redis's server.dirty), so the AOF does not log it.
      */
     public long changes() {
-        return changes;
-    }
-
-    /** Called with each key removed because its deadline passed (the AOF logs a DEL, as Redis propagates one). */
-    public void onExpired(Consumer<byte[]> listener) {
-        this.expiryListener = listener;
-    }
-
-    /** CONFIG RESETSTAT: counts expired keys from zero again. */
-    public void resetExpiredKeys() {
-        expiredKeys = 0;
+        return databases.changes;
     }
 
     /** The string value of a live key (a copy), or null; {@link WrongTypeException} for another type. */
@@ -191,7 +179,7 @@ public final class Keyspace {
      * goes back from a table to a compact encoding, so the entry holds no table.
      */
     int storeCompact(int id, byte[] key, Encoding encoding, byte[] bytes) {
-        changes++;
+        databases.changes++;
         if (id == 0) {
             id = store(key, bytes);
         } else {
@@ -211,7 +199,7 @@ public final class Keyspace {
 
     /** Entry {@code id}'s table is about to change in place: counted, and a snapshot takes its contents first. */
     void beforeTableChange(int id) {
-        changes++;
+        databases.changes++;
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
@@ -219,7 +207,7 @@ public final class Keyspace {
 
     /** Deletes entry {@code id}, a collection whose last member went. */
     void removeEmptied(int id) {
-        changes++;
+        databases.changes++;
         delete(id, slab.hash(id));
     }
 
@@ -242,13 +230,13 @@ public final class Keyspace {
 
     /** Sets the value and the deadline ({@link #PERSISTENT} for none), replacing any old key. */
     public void put(byte[] key, byte[] value, long deadline) {
-        changes++;
+        databases.changes++;
         setDeadline(store(key, value), deadline);
     }
 
     /** Sets the value and keeps the key's deadline, if the key is live; else creates it without one. */
     public void putKeepingDeadline(byte[] key, byte[] value) {
-        changes++;
+        databases.changes++;
         store(key, value);
     }
 
@@ -259,7 +247,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
-        changes++;
+        databases.changes++;
         delete(id, hash);
         return true;
     }
@@ -276,7 +264,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
-        changes++;
+        databases.changes++;
         setDeadline(id, deadline);
         return true;
     }
@@ -288,7 +276,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
-        changes++;
+        databases.changes++;
         byte[] value = slab.value(id);
         int tag = slab.tag(id);
         long deadline = deadlineOf(id);
@@ -302,9 +290,56 @@ public final class Keyspace {
     }
 
     /**
+     * COPY: puts a copy of {@code from}'s value and deadline under {@code to} in {@code target}
+     * (this keyspace or another), replacing whatever was there; false if {@code from} is missing.
+     * A large collection is copied whole, as Redis's COPY does.
+     */
+    public boolean copy(byte[] from, Keyspace target, byte[] to) {
+        int id = lookup(from, PackedEntry.hash(from));
+        if (id == 0) {
+            return false;
+        }
+        Encoding encoding = encodingOf(id);
+        byte[] bytes = encoding.table ? target.tables.register(tableOf(id).copy()) : slab.value(id);
+        target.storeTagged(to, encoding, bytes, deadlineOf(id));
+        return true;
+    }
+
+    /**
+     * MOVE: takes {@code key}, value and deadline, from this keyspace to {@code target}, where it
+     * must not exist; false if it is missing here. A large collection moves by reference.
+     */
+    public boolean move(byte[] key, Keyspace target) {
+        int hash = PackedEntry.hash(key);
+        int id = lookup(key, hash);
+        if (id == 0) {
+            return false;
+        }
+        databases.changes++;
+        Encoding encoding = encodingOf(id);
+        byte[] bytes = slab.value(id);
+        long deadline = deadlineOf(id);
+        if (encoding.table) {
+            bytes = target.tables.register(tableOf(id));
+        }
+        delete(id, hash);
+        target.storeTagged(key, encoding, bytes, deadline);
+        return true;
+    }
+
+    /** Stores a value of any encoding with its deadline, replacing whatever {@code key} held. */
+    private void storeTagged(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
+        databases.changes++;
+        int id = store(key, bytes);
+        slab.setTag(id, encoding.ordinal());
+        setDeadline(id, deadline);
+    }
+
+    /**
      * Starts a point-in-time snapshot that hands every live entry to {@code sink}, as it is now,
      * while the keyspace keeps changing; drive it with {@link KeyspaceSnapshot#step} and
-     * {@link #stopSnapshot} it when done. One at a time.
+     * {@link #stopSnapshot} it when done. One at a time; {@link Databases#startSnapshot} takes
+     * one of every database.
      */
     public KeyspaceSnapshot startSnapshot(KeyspaceSnapshot.Sink sink) {
         if (snapshot != null) {
@@ -321,8 +356,28 @@ public final class Keyspace {
         }
     }
 
+    /** SWAPDB's half: trades everything stored, a running snapshot included, with {@code other}. */
+    void swapContents(Keyspace other) {
+        EntrySlab swappedSlab = slab;
+        slab = other.slab;
+        other.slab = swappedSlab;
+        IncrementalHashTable swappedTable = table;
+        table = other.table;
+        other.table = swappedTable;
+        DeadlineIndex swappedDeadlines = deadlines;
+        deadlines = other.deadlines;
+        other.deadlines = swappedDeadlines;
+        MemberTables swappedTables = tables;
+        tables = other.tables;
+        other.tables = swappedTables;
+        KeyspaceSnapshot swappedSnapshot = snapshot;
+        snapshot = other.snapshot;
+        other.snapshot = swappedSnapshot;
+    }
+
+    /** FLUSHDB */
     public void clear() {
-        changes++;
+        databases.changes++;
         // The old slab is left as it is: a running snapshot goes on over it, untouched.
         snapshot = null;
         slab = new EntrySlab();
@@ -386,7 +441,7 @@ public final class Keyspace {
             if (expireIfDue(id)) {
                 expired++;
             } else {
-                ttlSum[0] += deadlines.deadline(slot) - now;
+                ttlSum[0] += deadlines.deadline(slot) - databases.now;
                 ttlSum[1]++;
             }
         }
@@ -451,8 +506,8 @@ public final class Keyspace {
         int id = table.find(key, hash);
         if (id != 0 && isDue(id)) {
             delete(id, hash);
-            expiredKeys++;
-            expiryListener.accept(key);
+            databases.expiredKeys++;
+            databases.expiryListener.expired(index, key);
             return 0;
         }
         return id;
@@ -466,7 +521,7 @@ public final class Keyspace {
     /** Redis's keyIsExpired: a key lives through its deadline's own millisecond. */
     private boolean isDue(int id) {
         int slot = slab.deadlineSlot(id);
-        return slot != 0 && deadlines.deadline(slot) < now;
+        return slot != 0 && deadlines.deadline(slot) < databases.now;
     }
 
     private boolean expireIfDue(int id) {
@@ -475,8 +530,8 @@ public final class Keyspace {
         }
         byte[] key = slab.key(id);
         delete(id, slab.hash(id));
-        expiredKeys++;
-        expiryListener.accept(key);
+        databases.expiredKeys++;
+        databases.expiryListener.expired(index, key);
         return true;
     }
 

@@ -22,11 +22,11 @@ public final class KeyspaceSnapshot {
      * call returns: it may be about to change.
      */
     public interface Sink {
-        void string(byte[] key, byte[] value, long deadline);
+        void string(int db, byte[] key, byte[] value, long deadline);
 
-        void hash(byte[] key, HashValue hash, long deadline);
+        void hash(int db, byte[] key, HashValue hash, long deadline);
 
-        void set(byte[] key, SetValue set, long deadline);
+        void set(int db, byte[] key, SetValue set, long deadline);
     }
 
     private final Keyspace keyspace;
@@ -34,6 +34,8 @@ public final class KeyspaceSnapshot {
     private final DeadlineIndex deadlines;
     private final MemberTables tables;
     private final Sink sink;
+    /** The database the entries were in at the start, whatever SWAPDB did since. */
+    private final int db;
     private final int end;
     /** One bit per id below {@link #end}: already handed out, or born after the start. */
     private final long[] handled;
@@ -44,6 +46,7 @@ public final class KeyspaceSnapshot {
         this.slab = slab;
         this.deadlines = deadlines;
         this.tables = tables;
+        this.db = keyspace.index();
         this.sink = sink;
         this.end = slab.idLimit();
         this.handled = new long[(end >>> 6) + 1];
@@ -94,9 +97,9 @@ public final class KeyspaceSnapshot {
         MemberTable table = encoding.table ? tables.get(bytes) : null;
         byte[] compact = encoding.table ? null : bytes;
         switch (encoding.type) {
-            case STRING -> sink.string(key, bytes, deadline);
-            case HASH -> sink.hash(key, new HashValue(keyspace, key, 0, encoding, compact, table), deadline);
-            case SET -> sink.set(key, new SetValue(keyspace, key, 0, encoding, compact, table), deadline);
+            case STRING -> sink.string(db, key, bytes, deadline);
+            case HASH -> sink.hash(db, key, new HashValue(keyspace, key, 0, encoding, compact, table), deadline);
+            case SET -> sink.set(db, key, new SetValue(keyspace, key, 0, encoding, compact, table), deadline);
         }
     }
 

@@ -5,6 +5,7 @@ import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.LoopbackConnection;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.config.Config;
+import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -19,8 +20,9 @@ import java.nio.file.Path;
 final class AofFixture {
     static final long START_MS = 1_700_000_000_000L;
 
-    final Keyspace keyspace = new Keyspace(42);
-    final ServerState server = new ServerState(keyspace, Config.defaults(), () -> { });
+    final Databases databases = new Databases(16, 42);
+    final Keyspace keyspace = databases.get(0);
+    final ServerState server = new ServerState(databases, Config.defaults(), () -> { });
     final CommandTable commands = new CommandTable();
     final Client client;
 

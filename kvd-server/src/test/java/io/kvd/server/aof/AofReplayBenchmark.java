@@ -3,6 +3,7 @@ package io.kvd.server.aof;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.config.Config;
+import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -63,7 +64,7 @@ public class AofReplayBenchmark {
 
     @Setup(Level.Invocation)
     public void emptyServer() {
-        server = new ServerState(new Keyspace(42), Config.defaults(), () -> { });
+        server = new ServerState(new Databases(16, 42), Config.defaults(), () -> { });
         commands = new CommandTable();
     }
 

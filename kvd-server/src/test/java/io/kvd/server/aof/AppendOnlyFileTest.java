@@ -56,7 +56,7 @@ class AppendOnlyFileTest {
         assertThat(aof.commit()).isTrue();
         assertThat(channel.writes).isEqualTo(1);
         assertThat(channel.forces).isEqualTo(1);
-        assertThat(fileText()).isEqualTo(records(cmd("SET", "a", "1"), cmd("SET", "b", "2"), cmd("INCR", "a")));
+        assertThat(fileText()).isEqualTo(records(cmd("SELECT", "0"), cmd("SET", "a", "1"), cmd("SET", "b", "2"), cmd("INCR", "a")));
     }
 
     @Test
@@ -113,7 +113,7 @@ class AppendOnlyFileTest {
         assertThat(kvd.server.commandLog().failure()).isNull();
         assertThat(kvd.call("SET", "b", "2")).isEqualTo("+OK\r\n");
         assertThat(aof.commit()).isTrue();
-        assertThat(fileText()).isEqualTo(records(cmd("SET", "a", "1"), cmd("SET", "b", "2")));
+        assertThat(fileText()).isEqualTo(records(cmd("SELECT", "0"), cmd("SET", "a", "1"), cmd("SET", "b", "2")));
     }
 
     @Test
@@ -135,6 +135,6 @@ class AppendOnlyFileTest {
         kvd.call("SET", "a", "1");
         aof.close();
         assertThat(channel.forces).isEqualTo(1);
-        assertThat(fileText()).isEqualTo(records(cmd("SET", "a", "1")));
+        assertThat(fileText()).isEqualTo(records(cmd("SELECT", "0"), cmd("SET", "a", "1")));
     }
 }

@@ -48,6 +48,7 @@ class CommandDocsTest {
         assertSubcommands("config", ConfigCommand.SUBCOMMANDS);
         assertSubcommands("command", CommandCommand.SUBCOMMANDS);
         assertSubcommands("cluster", ClusterCommand.SUBCOMMANDS);
+        assertSubcommands("object", ObjectCommand.SUBCOMMANDS);
     }
 
     private static void assertSubcommands(String container, Subcommands implemented) {

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -16,7 +17,9 @@ import java.util.List;
 final class CommandFixture {
     static final long START_MS = 1_700_000_000_000L;
 
-    final Keyspace keyspace = new Keyspace(42);
+    final Databases databases = new Databases(16, 42);
+    /** Database 0, where the fixture's client starts. */
+    final Keyspace keyspace = databases.get(0);
     final Config config;
     final ServerState server;
     final CommandTable commands = new CommandTable();
@@ -31,7 +34,7 @@ final class CommandFixture {
     /** A server with this configuration, e.g. a cluster node's. */
     CommandFixture(Config config) {
         this.config = config;
-        this.server = new ServerState(keyspace, config, () -> shutdownRequested = true);
+        this.server = new ServerState(databases, config, () -> shutdownRequested = true);
         keyspace.setTime(START_MS);
         client = newClient();
     }

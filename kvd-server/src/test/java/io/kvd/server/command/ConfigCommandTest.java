@@ -25,12 +25,12 @@ class ConfigCommandTest {
     @Test
     void getSeveralNamesReportsEachOnce() {
         assertThat(kvd.call("CONFIG", "GET", "hz", "databases", "hz"))
-                .isEqualTo("*4\r\n$2\r\nhz\r\n$2\r\n10\r\n$9\r\ndatabases\r\n$1\r\n1\r\n");
+                .isEqualTo("*4\r\n$2\r\nhz\r\n$2\r\n10\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
     }
 
     @Test
     void getPatternMatchesNamesIgnoringCase() {
-        assertThat(kvd.call("CONFIG", "GET", "D*")).isEqualTo("*4\r\n$3\r\ndir\r\n$1\r\n.\r\n$9\r\ndatabases\r\n$1\r\n1\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "D*")).isEqualTo("*4\r\n$3\r\ndir\r\n$1\r\n.\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
     }
 
     @Test

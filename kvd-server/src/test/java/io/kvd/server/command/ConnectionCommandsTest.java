@@ -34,10 +34,24 @@ class ConnectionCommandsTest {
     }
 
     @Test
-    void selectZeroIsOkAndAnyOtherIndexIsOutOfRange() {
-        assertThat(kvd.call("SELECT", "0")).isEqualTo("+OK\r\n");
-        assertThat(kvd.call("SELECT", "1")).isEqualTo("-ERR DB index is out of range\r\n");
+    void selectTakesTheSixteenDatabasesAndRefusesOthers() {
+        assertThat(kvd.call("SELECT", "15")).isEqualTo("+OK\r\n");
+        assertThat(kvd.client.db()).isEqualTo(15);
+        assertThat(kvd.call("SELECT", "16")).isEqualTo("-ERR DB index is out of range\r\n");
+        assertThat(kvd.call("SELECT", "-1")).isEqualTo("-ERR DB index is out of range\r\n");
         assertThat(kvd.call("SELECT", "x")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+        assertThat(kvd.call("SELECT", "4294967296")).isEqualTo("-ERR value is out of range\r\n");
+        assertThat(kvd.client.db()).isEqualTo(15);
+    }
+
+    @Test
+    void keysOfOneDatabaseAreInvisibleFromAnother() {
+        kvd.call("SET", "k", "zero");
+        kvd.call("SELECT", "3");
+        assertThat(kvd.call("GET", "k")).isEqualTo("$-1\r\n");
+        kvd.call("SET", "k", "three");
+        kvd.call("SELECT", "0");
+        assertThat(kvd.call("GET", "k")).isEqualTo("$4\r\nzero\r\n");
     }
 
     @Test

@@ -11,8 +11,8 @@ class ActiveExpiryCycleTest {
     private static final long NOW = 1_700_000_000_000L;
     private static final int HZ = 10;
 
-    private final Keyspace keyspace = new Keyspace(3);
-    private final ActiveExpiryCycle cycle = new ActiveExpiryCycle(keyspace);
+    private final Keyspace keyspace = new Databases(1, 3).get(0);
+    private final ActiveExpiryCycle cycle = new ActiveExpiryCycle(keyspace.databases());
 
     private void put(String key, long deadline) {
         keyspace.put(key.getBytes(StandardCharsets.UTF_8), new byte[]{'v'}, deadline);
@@ -34,7 +34,7 @@ class ActiveExpiryCycleTest {
         }
         assertThat(removed).isEqualTo(10_000);
         assertThat(keyspace.size()).isEqualTo(1_000);
-        assertThat(keyspace.expiredKeys()).isEqualTo(10_000);
+        assertThat(keyspace.databases().expiredKeys()).isEqualTo(10_000);
         keyspace.checkInvariants();
     }
 
@@ -109,7 +109,7 @@ class ActiveExpiryCycleTest {
             put("k" + i, NOW + 10_000);
         }
         cycle.runSlow(NOW, HZ);
-        assertThat(cycle.averageTtlMs()).isEqualTo(10_000);
+        assertThat(cycle.averageTtlMs(0)).isEqualTo(10_000);
     }
 
     @Test
@@ -119,6 +119,6 @@ class ActiveExpiryCycleTest {
         cycle.runSlow(NOW, HZ);
         keyspace.setDeadline("k".getBytes(StandardCharsets.UTF_8), PERSISTENT);
         cycle.runSlow(NOW, HZ);
-        assertThat(cycle.averageTtlMs()).isZero();
+        assertThat(cycle.averageTtlMs(0)).isZero();
     }
 }

@@ -43,7 +43,7 @@ public class KeyspaceBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        keyspace = new Keyspace(1);
+        keyspace = new Databases(1, 1).get(0);
         keyspace.setTime(NOW);
         for (int i = 0; i < keys; i++) {
             keyspace.put(key(i), value, i % 2 == 0 ? Keyspace.PERSISTENT : NOW + 3_600_000);

@@ -35,7 +35,7 @@ class KeyspaceModelTest {
     }
 
     private final Map<String, ModelEntry> model = new HashMap<>();
-    private final Keyspace keyspace = new Keyspace(1);
+    private final Keyspace keyspace = new Databases(1, 1).get(0);
     private SplittableRandom random;
     private long now = START_MS;
     private int op;

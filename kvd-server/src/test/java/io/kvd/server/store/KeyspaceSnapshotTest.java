@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KeyspaceSnapshotTest {
     private static final long NOW = 1_700_000_000_000L;
 
-    private final Keyspace keyspace = new Keyspace(3);
+    private final Keyspace keyspace = new Databases(1, 3).get(0);
     /** What the snapshot handed out: key to "value@deadline". */
     private final Map<String, String> handedOut = new HashMap<>();
     private final List<String> duplicates = new ArrayList<>();
@@ -35,12 +35,12 @@ class KeyspaceSnapshotTest {
     private KeyspaceSnapshot start() {
         return keyspace.startSnapshot(new KeyspaceSnapshot.Sink() {
             @Override
-            public void string(byte[] key, byte[] value, long deadline) {
+            public void string(int db, byte[] key, byte[] value, long deadline) {
                 handOut(key, new String(value, StandardCharsets.UTF_8) + "@" + deadline);
             }
 
             @Override
-            public void hash(byte[] key, HashValue hash, long deadline) {
+            public void hash(int db, byte[] key, HashValue hash, long deadline) {
                 StringBuilder fields = new StringBuilder("hash");
                 hash.forEach((field, value) -> fields.append(' ').append(new String(field, StandardCharsets.UTF_8))
                         .append('=').append(new String(value, StandardCharsets.UTF_8)));
@@ -48,7 +48,7 @@ class KeyspaceSnapshotTest {
             }
 
             @Override
-            public void set(byte[] key, SetValue set, long deadline) {
+            public void set(int db, byte[] key, SetValue set, long deadline) {
                 StringBuilder members = new StringBuilder("set");
                 set.forEach(member -> members.append(' ').append(new String(member, StandardCharsets.UTF_8)));
                 handOut(key, members + "@" + deadline);

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KeyspaceTest {
     private static final long NOW = 1_700_000_000_000L;
 
-    private final Keyspace keyspace = new Keyspace(7);
+    private final Keyspace keyspace = new Databases(1, 7).get(0);
 
     KeyspaceTest() {
         keyspace.setTime(NOW);
@@ -172,7 +172,7 @@ class KeyspaceTest {
         assertThat(keyspace.remove(b("a"))).isFalse();
         assertThat(keyspace.rename(b("a"), b("b"))).isFalse();
         assertThat(keyspace.size()).isZero();
-        assertThat(keyspace.expiredKeys()).isEqualTo(1);
+        assertThat(keyspace.databases().expiredKeys()).isEqualTo(1);
     }
 
     @Test
@@ -203,7 +203,7 @@ class KeyspaceTest {
         putExpired("a");
         keyspace.putKeepingDeadline(b("a"), b("2"));
         assertThat(keyspace.deadline(b("a"))).isEqualTo(PERSISTENT);
-        assertThat(keyspace.expiredKeys()).isEqualTo(1);
+        assertThat(keyspace.databases().expiredKeys()).isEqualTo(1);
     }
 
     @Test
@@ -494,7 +494,7 @@ class KeyspaceTest {
         assertThat(removed).isEqualTo(100);
         assertThat(keyspace.size()).isEqualTo(200);
         assertThat(keyspace.sizeWithDeadline()).isEqualTo(100);
-        assertThat(keyspace.expiredKeys()).isEqualTo(100);
+        assertThat(keyspace.databases().expiredKeys()).isEqualTo(100);
         for (int i = 0; i < 100; i++) {
             assertThat(keyspace.exists(b("live" + i))).isTrue();
         }

@@ -1,0 +1,69 @@
+package io.kvd.server.command;
+
+import io.kvd.server.store.Keyspace;
+
+/** OBJECT ENCODING|REFCOUNT|IDLETIME|FREQ|HELP key, as Redis 7.0 answers without an eviction policy (object.c). */
+final class ObjectCommand {
+    static final Subcommands SUBCOMMANDS = new Subcommands("object")
+            .add("encoding", 3, ObjectCommand::encoding,
+                    "ENCODING <key>",
+                    "    Return the kind of internal representation used in order to store the value",
+                    "    associated with a <key>.")
+            .add("freq", 3, ObjectCommand::freq,
+                    "FREQ <key>",
+                    "    Return the access frequency index of the <key>. The returned integer is",
+                    "    proportional to the logarithm of the recent access frequency of the key.")
+            .add("idletime", 3, ObjectCommand::idletime,
+                    "IDLETIME <key>",
+                    "    Return the idle time of the <key>, that is the approximated number of",
+                    "    seconds elapsed since the last access to the key.")
+            .add("refcount", 3, ObjectCommand::refcount,
+                    "REFCOUNT <key>",
+                    "    Return the number of references of the value associated with the specified",
+                    "    <key>.")
+            .withHelp();
+
+    private ObjectCommand() {
+    }
+
+    static void object(Client client, byte[][] argv) {
+        SUBCOMMANDS.dispatch(client, argv);
+    }
+
+    /** OBJECT ENCODING key: Redis's names for the encoding in use. */
+    private static void encoding(Client client, byte[][] argv) {
+        client.reply().bulk(client.keyspace().objectEncoding(argv[2]));
+    }
+
+    /** OBJECT REFCOUNT key: Redis shares the values 0..9999 (refcount INT_MAX) when no maxmemory policy is set. */
+    private static void refcount(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
+        if (keyspace.type(argv[2]) == null) {
+            client.reply().nullBulk();
+            return;
+        }
+        byte[] value = keyspace.getIfString(argv[2]);
+        Long number = value == null ? null : Args.toLong(value);
+        client.reply().integer(number != null && number >= 0 && number < 10_000 ? Integer.MAX_VALUE : 1);
+    }
+
+    /** OBJECT IDLETIME key: kvd keeps no access times, so every key reads as just used. */
+    private static void idletime(Client client, byte[][] argv) {
+        if (client.keyspace().type(argv[2]) == null) {
+            client.reply().nullBulk();
+        } else {
+            client.reply().integer(0);
+        }
+    }
+
+    /** OBJECT FREQ key: only an LFU policy tracks it, and kvd has no eviction. */
+    private static void freq(Client client, byte[][] argv) {
+        if (client.keyspace().type(argv[2]) == null) {
+            client.reply().nullBulk();
+            return;
+        }
+        throw new CommandError("ERR An LFU maxmemory policy is not selected, access frequency not tracked. "
+                + "Please note that when switching between policies at runtime LRU and LFU data will take some "
+                + "time to adjust.");
+    }
+}

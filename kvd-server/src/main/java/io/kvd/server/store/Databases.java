@@ -1,0 +1,118 @@
+package io.kvd.server.store;
+
+import java.util.function.Consumer;
+
+/**
+ * The numbered databases SELECT chooses between (Redis's server.db array), and what they share:
+ * the clock deadlines are compared with, the change counter the AOF's propagation reads (Redis's
+ * server.dirty), the expired-keys count and the listener told of each expired key. Event loop only.
+ */
+public final class Databases {
+    /** Told of each key removed because its deadline passed, with its database. */
+    public interface ExpiryListener {
+        void expired(int db, byte[] key);
+    }
+
+    private final Keyspace[] keyspaces;
+    private final EncodingLimits limits;
+    long now;
+    long changes;
+    long expiredKeys;
+    ExpiryListener expiryListener = (db, key) -> { };
+
+    public Databases(int count, long seed) {
+        this(count, seed, new EncodingLimits());
+    }
+
+    public Databases(int count, long seed, EncodingLimits limits) {
+        this.limits = limits;
+        this.keyspaces = new Keyspace[count];
+        for (int i = 0; i < count; i++) {
+            keyspaces[i] = new Keyspace(this, i, seed + i);
+        }
+    }
+
+    public int count() {
+        return keyspaces.length;
+    }
+
+    /** Database {@code index}, which must be in [0, count). */
+    public Keyspace get(int index) {
+        return keyspaces[index];
+    }
+
+    public EncodingLimits limits() {
+        return limits;
+    }
+
+    /** Sets the time every deadline is compared with until the next call. */
+    public void setTime(long nowMs) {
+        this.now = nowMs;
+    }
+
+    public long now() {
+        return now;
+    }
+
+    /** Changes made through the keyspaces' APIs (not expiry), in every database (Redis's server.dirty). */
+    public long changes() {
+        return changes;
+    }
+
+    /** Keys removed because their deadline passed, lazily or actively, since start. */
+    public long expiredKeys() {
+        return expiredKeys;
+    }
+
+    /** CONFIG RESETSTAT: counts expired keys from zero again. */
+    public void resetExpiredKeys() {
+        expiredKeys = 0;
+    }
+
+    public void onExpired(ExpiryListener listener) {
+        this.expiryListener = listener;
+    }
+
+    /** Keys in every database. */
+    public long size() {
+        long keys = 0;
+        for (Keyspace keyspace : keyspaces) {
+            keys += keyspace.size();
+        }
+        return keys;
+    }
+
+    /** FLUSHALL */
+    public void clear() {
+        for (Keyspace keyspace : keyspaces) {
+            keyspace.clear();
+        }
+    }
+
+    /** SWAPDB: the two databases trade contents; clients stay on their numbers, as in Redis. */
+    public void swap(int a, int b) {
+        changes++;
+        keyspaces[a].swapContents(keyspaces[b]);
+    }
+
+    /**
+     * Starts a point-in-time snapshot of every database that hands each live entry to
+     * {@code sink} as it is now, while the databases keep changing; {@link DatabasesSnapshot#stop}
+     * it when done. One at a time.
+     */
+    public DatabasesSnapshot startSnapshot(KeyspaceSnapshot.Sink sink) {
+        return new DatabasesSnapshot(this, sink);
+    }
+
+    /** Calls {@code visitor} with each database, in order. */
+    public void forEach(Consumer<Keyspace> visitor) {
+        for (Keyspace keyspace : keyspaces) {
+            visitor.accept(keyspace);
+        }
+    }
+
+    /** Every database's {@link Keyspace#checkInvariants}. */
+    public void checkInvariants() {
+        forEach(Keyspace::checkInvariants);
+    }
+}
