@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SetValueTest {
     private final EncodingLimits limits = new EncodingLimits();
-    private final Keyspace keyspace = new Keyspace(7, limits);
+    private final Keyspace keyspace = new Databases(1, 7, limits).get(0);
 
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
