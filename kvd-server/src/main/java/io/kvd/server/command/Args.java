@@ -39,14 +39,15 @@ public final class Args {
     }
 
     /**
-     * Redis's getIntFromObjectOrReply: a long as {@link #parseLong} reads it ({@code error} if not
-     * one), then {@code ERR value is out of range} outside an int, or {@code error} itself when the
-     * caller names its own.
+     * Redis's getIntFromObjectOrReply: a long as {@link #parseLong} reads it, else {@code error};
+     * outside an int, {@code error} too, or Redis's range text when the caller names no error of
+     * its own ({@link Errors#NOT_AN_INTEGER}).
      */
     public static int parseInt(byte[] arg, String error) {
         long value = parseLong(arg, error);
         if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-            throw new CommandError(error == Errors.NOT_AN_INTEGER ? "ERR value is out of range" : error);
+            throw new CommandError(error.equals(Errors.NOT_AN_INTEGER)
+                    ? "ERR value is out of range, value must between -2147483648 and 2147483647" : error);
         }
         return (int) value;
     }

@@ -40,7 +40,8 @@ class ConnectionCommandsTest {
         assertThat(kvd.call("SELECT", "16")).isEqualTo("-ERR DB index is out of range\r\n");
         assertThat(kvd.call("SELECT", "-1")).isEqualTo("-ERR DB index is out of range\r\n");
         assertThat(kvd.call("SELECT", "x")).isEqualTo("-ERR value is not an integer or out of range\r\n");
-        assertThat(kvd.call("SELECT", "4294967296")).isEqualTo("-ERR value is out of range\r\n");
+        assertThat(kvd.call("SELECT", "2147483648"))
+                .isEqualTo("-ERR value is out of range, value must between -2147483648 and 2147483647\r\n");
         assertThat(kvd.client.db()).isEqualTo(15);
     }
 
