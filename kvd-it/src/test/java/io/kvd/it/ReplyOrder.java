@@ -23,6 +23,7 @@ enum ReplyOrder {
     /** An array as a multiset of consecutive (field, value) pairs, as HGETALL of a hashtable. */
     UNORDERED_PAIRS(2);
 
+    /** How many consecutive elements sort as one, so that a field keeps its value (unused by EXACT). */
     private final int groupSize;
 
     ReplyOrder(int groupSize) {
