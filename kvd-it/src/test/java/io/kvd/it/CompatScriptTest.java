@@ -48,6 +48,38 @@ class CompatScriptTest {
                 .hasMessage("s.txt:2: unbalanced quotes: ECHO \"abc");
     }
 
+    @Test
+    void aLineWithoutMarkerComparesItsReplyExactly() {
+        CompatScript.Line line = CompatScript.parse("s.txt", List.of("HGETALL h")).lines().get(0);
+
+        assertThat(line.order()).isEqualTo(ReplyOrder.EXACT);
+    }
+
+    @Test
+    void aTildeMarksTheReplyUnorderedAndIsNotAnArgument() {
+        CompatScript.Line line = CompatScript.parse("s.txt", List.of("~ SMEMBERS s")).lines().get(0);
+
+        assertThat(line.order()).isEqualTo(ReplyOrder.UNORDERED);
+        assertThat(args("~ SMEMBERS s")).containsExactly("SMEMBERS", "s");
+        assertThat(line.text()).isEqualTo("~ SMEMBERS s");
+    }
+
+    @Test
+    void aTildeTwoMarksTheReplyAsUnorderedPairs() {
+        CompatScript.Line line = CompatScript.parse("s.txt", List.of("~2 HGETALL h")).lines().get(0);
+
+        assertThat(line.order()).isEqualTo(ReplyOrder.UNORDERED_PAIRS);
+        assertThat(args("~2 HGETALL h")).containsExactly("HGETALL", "h");
+    }
+
+    @Test
+    void aTildeThatIsNoMarkerNamesTheFileAndLine() {
+        assertThatThrownBy(() -> CompatScript.parse("s.txt", List.of("~3 HGETALL h")))
+                .hasMessage("s.txt:1: unknown marker (~ or ~2 and a blank): ~3 HGETALL h");
+        assertThatThrownBy(() -> CompatScript.parse("s.txt", List.of("~SMEMBERS s")))
+                .hasMessageStartingWith("s.txt:1: unknown marker");
+    }
+
     private static List<String> args(String line) {
         byte[][] parsed = CompatScript.parse("s.txt", List.of(line)).lines().get(0).args();
         return Arrays.stream(parsed).map(a -> new String(a, StandardCharsets.ISO_8859_1)).toList();

@@ -1,0 +1,314 @@
+package io.kvd.it;
+
+import io.kvd.it.support.Escape;
+import io.kvd.it.support.KvdProcess;
+import io.kvd.it.support.RedisServerProcess;
+import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.ServerLogsOnFailure;
+import io.kvd.it.support.Tools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * A seeded random walk of string, hash, set and key commands over a few keys in a few databases,
+ * each command sent to redis-server and to kvd: every reply is the same. The keys are shared by
+ * all types, so wrong-type calls, overwrites, renames and moves between types happen all the
+ * time; the encoding thresholds are set small, so hashes and sets cross from listpack and intset
+ * to hashtable often.
+ * <p>
+ * Replies whose order Redis leaves to its hash table compare as multisets; the random picks of
+ * SRANDMEMBER and HRANDFIELD compare by shape only; TTL by its sign. Commands whose effect is random
+ * (SPOP with a count below the size, RANDOMKEY) are not sent, so the two keyspaces never diverge.
+ */
+@ExtendWith(ServerLogsOnFailure.class)
+class TypedRandomDifferentialTest {
+    private static final int STEPS = 5_000;
+    /** Commands shown before the one that differs, to reproduce it by hand or in a compat script. */
+    private static final int SHOWN_BEFORE = 30;
+    private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final String[][] SETUP = {
+            {"CONFIG", "SET", "hash-max-listpack-entries", "4"},
+            {"CONFIG", "SET", "hash-max-listpack-value", "16"},
+            {"CONFIG", "SET", "set-max-intset-entries", "4"},
+    };
+
+    @Test
+    void aRandomWalkOfStringHashSetAndKeyCommandsGetsRedisReplies() throws IOException {
+        Tools.require("redis-server");
+        long seed = Long.getLong("kvd.test.seed", 20240601L);
+        System.out.println("TypedRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
+        Walk walk = new Walk(new SplittableRandom(seed));
+        Deque<String> recent = new ArrayDeque<>();
+        String database = "0";
+        try (RedisServerProcess redis = RedisServerProcess.start();
+             KvdProcess kvd = KvdProcess.start();
+             RespConnection toRedis = RespConnection.open(redis.port());
+             RespConnection toKvd = RespConnection.open(kvd.port())) {
+            for (String[] setup : SETUP) {
+                String command = shown(setup);
+                String expected = Escape.bytes(call(toRedis, setup));
+                assertThat(Escape.bytes(call(toKvd, setup))).as("setup: %s", command).isEqualTo(expected);
+                recent.addLast("setup: " + command);
+            }
+            for (int step = 1; step <= STEPS; step++) {
+                String[] args = walk.next();
+                UnaryOperator<byte[]> canonical = comparison(args[0]);
+                byte[] expected = call(toRedis, args);
+                byte[] actual = call(toKvd, args);
+                if (!Arrays.equals(canonical.apply(expected), canonical.apply(actual))) {
+                    fail("seed " + seed + ", step " + step + " of " + STEPS + ", in database " + database + ": " + shown(args)
+                            + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual)
+                            + "\nthe " + recent.size() + " commands before it:\n  " + String.join("\n  ", recent)
+                            + "\n(kvd's log is in " + kvd.dir() + ")");
+                }
+                if (args[0].equals("SELECT") && Arrays.equals(expected, OK)) {
+                    database = args[1];
+                }
+                recent.addLast(step + ": " + shown(args));
+                if (recent.size() > SHOWN_BEFORE) {
+                    recent.removeFirst();
+                }
+            }
+        }
+    }
+
+    /**
+     * How a command's reply is compared, decided by its name: replies in hash-table order as
+     * multisets (of fields and values in pairs for HGETALL and HSCAN), random picks by their shape,
+     * TTL by its sign (a relative EXPIRE's TTL depends on when it is asked), the rest byte for byte.
+     */
+    private static UnaryOperator<byte[]> comparison(String command) {
+        return switch (command) {
+            case "HGETALL", "HSCAN" -> ReplyOrder.UNORDERED_PAIRS::canonical;
+            case "HKEYS", "HVALS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SSCAN", "SPOP", "KEYS", "SCAN" ->
+                    ReplyOrder.UNORDERED::canonical;
+            case "HRANDFIELD", "SRANDMEMBER" -> TypedRandomDifferentialTest::shape;
+            case "TTL" -> TypedRandomDifferentialTest::sign;
+            default -> reply -> reply;
+        };
+    }
+
+    /** An array as its length alone, a bulk string as present or null; anything else (an error) as it is. */
+    private static byte[] shape(byte[] reply) {
+        String text = new String(reply, StandardCharsets.ISO_8859_1);
+        if (text.startsWith("*")) {
+            return text.substring(0, text.indexOf("\r\n")).getBytes(StandardCharsets.ISO_8859_1);
+        }
+        if (text.startsWith("$") && !text.startsWith("$-1")) {
+            return "$(a bulk string)".getBytes(StandardCharsets.ISO_8859_1);
+        }
+        return reply;
+    }
+
+    /** A positive integer as "positive"; -1 (no TTL), -2 (no key) and errors as they are. */
+    private static byte[] sign(byte[] reply) {
+        String text = new String(reply, StandardCharsets.ISO_8859_1);
+        if (text.startsWith(":") && Long.parseLong(text.substring(1, text.length() - 2)) > 0) {
+            return ":(positive)".getBytes(StandardCharsets.ISO_8859_1);
+        }
+        return reply;
+    }
+
+    private static byte[] call(RespConnection connection, String[] args) throws IOException {
+        byte[][] argv = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
+        }
+        connection.send(argv);
+        return connection.readReply();
+    }
+
+    /** The command as a compat script line: arguments that are empty or hold a blank in double quotes. */
+    private static String shown(String[] args) {
+        return Arrays.stream(args)
+                .map(a -> a.isEmpty() || a.contains(" ") ? "\"" + a + "\"" : a)
+                .collect(Collectors.joining(" "));
+    }
+
+    /**
+     * The random commands: 8 keys, 10 fields, members that are small integers or short strings
+     * (so sets are intsets, then not), values that are integers, words, floats or just longer than
+     * hash-max-listpack-value, 3 databases. Deadlines are far off, so nothing expires during the walk.
+     */
+    private static final class Walk {
+        private static final int KEYS = 8;
+        private static final int DATABASES = 3;
+        private static final String[] WORDS = {"a", "b", "hello", "x y", "", "1.5", "-0.25", "007", "1e3"};
+        private static final String[] FLOAT_INCREMENTS = {"1", "-2", "0.5", "-0.25", "1e3", "3.0e-2", "abc"};
+        private static final String[] SCAN_TYPES = {"string", "hash", "set"};
+        private static final String[] EXPIREAT_FLAGS = {"NX", "XX", "GT", "LT"};
+
+        private final SplittableRandom random;
+        private final List<Supplier<String[]>> commands = new ArrayList<>();
+
+        Walk(SplittableRandom random) {
+            this.random = random;
+            // strings
+            add(3, () -> args("SET", stringKey(), value()));
+            add(3, () -> args("GET", stringKey()));
+            add(1, () -> args("INCRBY", stringKey(), String.valueOf(random.nextInt(-5, 6))));
+            add(1, () -> args("APPEND", stringKey(), value()));
+            add(1, () -> args("STRLEN", stringKey()));
+            add(1, () -> args("MGET", stringKey(), stringKey(), stringKey()));
+            add(1, () -> args("GETDEL", stringKey()));
+            add(1, () -> args("SETNX", stringKey(), value()));
+            // hashes
+            add(6, () -> args("HSET", hashKey(), field(), value(), field(), value()));
+            add(3, () -> args("HSET", hashKey(), field(), value()));
+            add(1, () -> args("HMSET", hashKey(), field(), value()));
+            add(2, () -> args("HSETNX", hashKey(), field(), value()));
+            add(3, () -> args("HGET", hashKey(), field()));
+            add(1, () -> args("HMGET", hashKey(), field(), field(), field()));
+            add(3, () -> args("HDEL", hashKey(), field(), field()));
+            add(2, () -> args("HLEN", hashKey()));
+            add(1, () -> args("HEXISTS", hashKey(), field()));
+            add(2, () -> args("HGETALL", hashKey()));
+            add(1, () -> args("HKEYS", hashKey()));
+            add(1, () -> args("HVALS", hashKey()));
+            add(2, () -> args("HINCRBY", hashKey(), field(), String.valueOf(random.nextInt(-10, 11))));
+            add(2, () -> args("HINCRBYFLOAT", hashKey(), field(), pick(FLOAT_INCREMENTS)));
+            add(1, () -> args("HSTRLEN", hashKey(), field()));
+            add(1, () -> args("HSCAN", hashKey(), "0", "COUNT", "100"));
+            add(1, () -> args("HSCAN", hashKey(), "0", "MATCH", "f" + random.nextInt(10) + "*", "COUNT", "100"));
+            add(1, () -> args("HRANDFIELD", hashKey()));
+            add(1, () -> args("HRANDFIELD", hashKey(), count()));
+            add(1, () -> args("HRANDFIELD", hashKey(), count(), "WITHVALUES"));
+            // sets
+            add(4, () -> args("SADD", setKey(), member(), member(), member()));
+            add(3, () -> args("SADD", setKey(), integerMember(), integerMember()));
+            add(1, () -> args("SADD", setKey(), member()));
+            add(3, () -> args("SREM", setKey(), member(), member()));
+            add(2, () -> args("SMEMBERS", setKey()));
+            add(2, () -> args("SISMEMBER", setKey(), member()));
+            add(1, () -> args("SMISMEMBER", setKey(), member(), member()));
+            add(2, () -> args("SCARD", setKey()));
+            // a count above any set's size pops every member, so both servers pop the same
+            add(1, () -> args("SPOP", setKey(), "100"));
+            add(1, () -> args("SPOP", setKey(), "0"));
+            add(1, () -> args("SRANDMEMBER", setKey()));
+            add(1, () -> args("SRANDMEMBER", setKey(), count()));
+            add(2, () -> args("SMOVE", setKey(), setKey(), member()));
+            add(1, () -> args("SINTER", setKey(), setKey()));
+            add(1, () -> args("SUNION", setKey(), setKey(), setKey()));
+            add(1, () -> args("SDIFF", setKey(), setKey()));
+            add(1, () -> args("SINTERSTORE", setKey(), setKey(), setKey()));
+            add(1, () -> args("SUNIONSTORE", setKey(), setKey(), setKey()));
+            add(1, () -> args("SDIFFSTORE", setKey(), setKey(), setKey()));
+            add(1, () -> args("SINTERCARD", "2", setKey(), setKey()));
+            add(1, () -> args("SINTERCARD", "2", setKey(), setKey(), "LIMIT", String.valueOf(random.nextInt(0, 4))));
+            add(1, () -> args("SSCAN", setKey(), "0", "COUNT", "100"));
+            add(1, () -> args("SSCAN", setKey(), "0", "MATCH", random.nextBoolean() ? "m*" : "1*", "COUNT", "100"));
+            // keys and databases
+            add(2, () -> args("DEL", key()));
+            add(1, () -> args("EXISTS", key(), key()));
+            add(2, () -> args("TYPE", key()));
+            add(3, () -> args("OBJECT", "ENCODING", key()));
+            add(1, () -> args("RENAME", key(), key()));
+            add(1, () -> args("RENAMENX", key(), key()));
+            add(1, () -> args("EXPIRE", key(), "100000"));
+            add(1, () -> args("EXPIREAT", key(), String.valueOf(4_000_000_000L + random.nextInt(3) * 1000), pick(EXPIREAT_FLAGS)));
+            add(1, () -> args("PERSIST", key()));
+            add(1, () -> args("TTL", key()));
+            add(1, () -> args("MOVE", key(), database()));
+            add(1, () -> args("COPY", key(), key()));
+            add(1, () -> args("COPY", key(), key(), "DB", database(), "REPLACE"));
+            add(1, () -> args("SWAPDB", database(), database()));
+            add(1, () -> args("SELECT", database()));
+            add(1, () -> args("DBSIZE"));
+            add(1, () -> args("KEYS", "*"));
+            add(1, () -> args("SCAN", "0", "COUNT", "100"));
+            add(1, () -> args("SCAN", "0", "COUNT", "100", "TYPE", pick(SCAN_TYPES)));
+            // rare, so that the keyspace has time to fill up again
+            add(1, () -> random.nextInt(8) == 0 ? args("FLUSHDB") : args("DBSIZE"));
+        }
+
+        String[] next() {
+            return commands.get(random.nextInt(commands.size())).get();
+        }
+
+        private void add(int weight, Supplier<String[]> command) {
+            for (int i = 0; i < weight; i++) {
+                commands.add(command);
+            }
+        }
+
+        private static String[] args(String... args) {
+            return args;
+        }
+
+        private String key() {
+            return "k" + random.nextInt(KEYS);
+        }
+
+        /*
+         * Each type's commands mostly use keys of their own range, ranges that overlap, and now and
+         * then any key: a SET overwrites whatever is there, so with keys picked alike for all commands
+         * strings would crowd out the hashes and sets, and most set commands would meet WRONGTYPE.
+         */
+        private String stringKey() {
+            return keyIn(0, 3);
+        }
+
+        private String hashKey() {
+            return keyIn(2, 6);
+        }
+
+        private String setKey() {
+            return keyIn(5, 8);
+        }
+
+        private String keyIn(int from, int to) {
+            return random.nextInt(10) == 0 ? key() : "k" + random.nextInt(from, to);
+        }
+
+        private String field() {
+            return "f" + random.nextInt(10);
+        }
+
+        /** An integer or one of six words: at most 20 distinct members. */
+        private String member() {
+            return random.nextBoolean() ? integerMember() : "m" + random.nextInt(6);
+        }
+
+        /** An integer from -2 to 11: a set of only these is an intset up to set-max-intset-entries. */
+        private String integerMember() {
+            return String.valueOf(random.nextInt(-2, 12));
+        }
+
+        private String value() {
+            return switch (random.nextInt(4)) {
+                case 0 -> String.valueOf(random.nextInt(-5, 100));
+                case 1 -> pick(WORDS);
+                case 2 -> "v" + random.nextInt(10);
+                default -> "long-value-".repeat(1 + random.nextInt(2)) + random.nextInt(10);
+            };
+        }
+
+        private String count() {
+            return String.valueOf(random.nextInt(-3, 12));
+        }
+
+        private String database() {
+            return String.valueOf(random.nextInt(DATABASES));
+        }
+
+        private String pick(String[] choices) {
+            return choices[random.nextInt(choices.length)];
+        }
+    }
+}
