@@ -32,7 +32,12 @@ final class ObjectCommand {
 
     /** OBJECT ENCODING key: Redis's names for the encoding in use. */
     private static void encoding(Client client, byte[][] argv) {
-        client.reply().bulk(client.keyspace().objectEncoding(argv[2]));
+        String encoding = client.keyspace().objectEncoding(argv[2]);
+        if (encoding == null) {
+            client.reply().nullBulk();
+        } else {
+            client.reply().bulk(encoding);
+        }
     }
 
     /** OBJECT REFCOUNT key: Redis shares the values 0..9999 (refcount INT_MAX) when no maxmemory policy is set. */
