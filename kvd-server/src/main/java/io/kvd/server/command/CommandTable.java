@@ -50,6 +50,24 @@ public final class CommandTable {
             command("decrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::decrby),
             command("incrbyfloat", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrbyfloat),
 
+            // hashes
+            command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),
+            command("hsetnx", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hsetnx),
+            command("hget", 3, flags(READONLY, FAST), 1, 1, 1, HashCommands::hget),
+            command("hmset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hmset),
+            command("hmget", -3, flags(READONLY, FAST), 1, 1, 1, HashCommands::hmget),
+            command("hgetall", 2, flags(READONLY), 1, 1, 1, HashCommands::hgetall),
+            command("hdel", -3, flags(WRITE, FAST), 1, 1, 1, HashCommands::hdel),
+            command("hlen", 2, flags(READONLY, FAST), 1, 1, 1, HashCommands::hlen),
+            command("hexists", 3, flags(READONLY, FAST), 1, 1, 1, HashCommands::hexists),
+            command("hkeys", 2, flags(READONLY), 1, 1, 1, HashCommands::hkeys),
+            command("hvals", 2, flags(READONLY), 1, 1, 1, HashCommands::hvals),
+            command("hincrby", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hincrby),
+            command("hincrbyfloat", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hincrbyfloat),
+            command("hstrlen", 3, flags(READONLY, FAST), 1, 1, 1, HashCommands::hstrlen),
+            command("hrandfield", -2, flags(READONLY), 1, 1, 1, HashCommands::hrandfield),
+            command("hscan", -3, flags(READONLY), 1, 1, 1, HashCommands::hscan),
+
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
             command("unlink", -2, flags(WRITE, FAST), 1, -1, 1, KeyCommands::unlink),

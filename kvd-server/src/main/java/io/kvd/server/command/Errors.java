@@ -6,6 +6,7 @@ public final class Errors {
     public static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
     public static final String NOT_A_FLOAT = "ERR value is not a valid float";
     public static final String OVERFLOW = "ERR increment or decrement would overflow";
+    public static final String NAN_OR_INFINITY_RESULT = "ERR increment would produce NaN or Infinity";
     public static final String NO_SUCH_KEY = "ERR no such key";
     public static final String DB_INDEX_OUT_OF_RANGE = "ERR DB index is out of range";
     public static final String SAME_OBJECT = "ERR source and destination objects are the same";

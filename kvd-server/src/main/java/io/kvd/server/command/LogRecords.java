@@ -14,6 +14,7 @@ final class LogRecords {
     private static final byte[] PERSIST = Args.bytes("PERSIST");
     private static final byte[] DEL = Args.bytes("DEL");
     private static final byte[] MSET = Args.bytes("MSET");
+    private static final byte[] HSET = Args.bytes("HSET");
 
     private LogRecords() {
     }
@@ -44,6 +45,11 @@ final class LogRecords {
         byte[][] record = argv.clone();
         record[0] = MSET;
         return record;
+    }
+
+    /** HSET key field value (HINCRBYFLOAT's result). */
+    static byte[][] hset(byte[] key, byte[] field, byte[] value) {
+        return new byte[][]{HSET, key, field, value};
     }
 
     private static byte[] decimal(long value) {

@@ -298,7 +298,7 @@ final class StringCommands {
         }
         LongDouble sum = value.plus(increment);
         if (sum.isInfinite()) {
-            throw new CommandError("ERR increment would produce NaN or Infinity");
+            throw new CommandError(Errors.NAN_OR_INFINITY_RESULT);
         }
         byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         keyspace.putKeepingDeadline(argv[1], text);
