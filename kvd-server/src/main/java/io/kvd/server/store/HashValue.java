@@ -34,31 +34,90 @@ public final class HashValue {
 
     /** The number of fields. */
     public int size() {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.size();
+        }
+        return packed == null ? 0 : Listpack.count(packed);
     }
 
     /** The field's value, or null. */
     public byte[] get(byte[] field) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.get(field);
+        }
+        int at = find(field);
+        return at < 0 ? null : Listpack.element(packed, Listpack.next(packed, at));
     }
 
     public boolean contains(byte[] field) {
-        throw new UnsupportedOperationException();
+        return table != null ? table.contains(field) : find(field) >= 0;
     }
 
-    /** Sets the field's value; true if the field is new. */
+    /**
+     * Sets the field's value; true if the field is new. A field or value longer than
+     * hash-max-listpack-value converts a listpack first (HSET's hashTypeTryConversion), and more
+     * fields than hash-max-listpack-entries after the insert convert it (hashTypeConvert).
+     */
     public boolean put(byte[] field, byte[] value) {
-        throw new UnsupportedOperationException();
+        EncodingLimits limits = keyspace.limits();
+        if (table == null && (field.length > limits.hashMaxListpackValue() || value.length > limits.hashMaxListpackValue())) {
+            convertToTable();
+        }
+        if (table != null) {
+            keyspace.beforeTableChange(id);
+            return table.put(field, value);
+        }
+        byte[] listpack = packed == null ? Listpack.EMPTY : packed;
+        int at = find(field);
+        if (at >= 0) {
+            store(Listpack.replace(listpack, Listpack.next(listpack, at), value));
+            return false;
+        }
+        store(Listpack.append(listpack, field, value));
+        if (Listpack.count(packed) > limits.hashMaxListpackEntries()) {
+            convertToTable();
+        }
+        return true;
     }
 
     /** Removes the field; true if it was there. Removing the last field deletes the key. */
     public boolean remove(byte[] field) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            if (!table.contains(field)) {
+                return false;
+            }
+            if (table.size() == 1) {
+                emptied();
+            } else {
+                keyspace.beforeTableChange(id);
+                table.remove(field);
+            }
+            return true;
+        }
+        int at = find(field);
+        if (at < 0) {
+            return false;
+        }
+        if (Listpack.count(packed) == 1) {
+            emptied();
+        } else {
+            store(Listpack.remove(packed, at, 2));
+        }
+        return true;
     }
 
     /** Calls {@code visitor} with each field and its value, in the encoding's order (insertion order for listpack). */
     public void forEach(BiConsumer<byte[], byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            table.forEach(visitor);
+        } else if (packed != null) {
+            int at = Listpack.first(packed);
+            for (int i = Listpack.count(packed); i > 0; i--) {
+                int valueAt = Listpack.next(packed, at);
+                visitor.accept(Listpack.element(packed, at), Listpack.element(packed, valueAt));
+                at = Listpack.next(packed, valueAt);
+            }
+        }
     }
 
     /**
@@ -67,16 +126,53 @@ public final class HashValue {
      * The visitor must not change the hash.
      */
     public long scan(long cursor, BiConsumer<byte[], byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.scan(cursor, visitor);
+        }
+        forEach(visitor);
+        return 0;
     }
 
     /** A field and its value, {@code {field, value}}, drawn at random; the hash must not be empty. */
     public byte[][] randomEntry() {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.random(keyspace.random());
+        }
+        int at = Listpack.entry(packed, keyspace.random().nextInt(Listpack.count(packed)), 2);
+        return new byte[][] {Listpack.element(packed, at), Listpack.element(packed, Listpack.next(packed, at))};
     }
 
     /** OBJECT ENCODING's name: listpack or hashtable. */
     public String encoding() {
-        throw new UnsupportedOperationException();
+        return encoding.objectEncoding;
+    }
+
+    /** The field's position in the listpack, or -1 (also when the hash does not exist yet). */
+    private int find(byte[] field) {
+        return packed == null ? -1 : Listpack.find(packed, field, 2);
+    }
+
+    private void store(byte[] listpack) {
+        packed = listpack;
+        id = keyspace.storeCompact(id, key, Encoding.HASH_LISTPACK, listpack);
+    }
+
+    /** Moves the fields into a table, for good (Redis never converts a hash back). */
+    private void convertToTable() {
+        MemberTable converted = new MemberTable();
+        forEach(converted::put);
+        encoding = Encoding.HASH_TABLE;
+        id = keyspace.storeTable(id, key, encoding, converted);
+        table = converted;
+        packed = null;
+    }
+
+    /** The last field went: the key is deleted, and this hash is empty as if new. */
+    private void emptied() {
+        keyspace.removeEmptied(id);
+        id = 0;
+        encoding = Encoding.HASH_LISTPACK;
+        packed = null;
+        table = null;
     }
 }

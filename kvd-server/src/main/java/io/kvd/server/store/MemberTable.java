@@ -7,50 +7,77 @@ import java.util.function.BiConsumer;
  * A large collection's members (a hash's fields with their values, a set's members with empty
  * values), as the keyspace keeps its keys: packed in pages, addressed by id, chained in an
  * incrementally rehashed table, so a million members are a few dozen arrays for the collector.
+ * Each operation moves one bucket of a resize in progress (the server cron rehashes only the
+ * keyspace, as Redis's activerehashing only the databases' dicts).
  */
 final class MemberTable {
+    private final EntrySlab slab = new EntrySlab();
+    private final IncrementalHashTable table = new IncrementalHashTable(slab);
+
     int size() {
-        throw new UnsupportedOperationException();
+        return table.size();
     }
 
     /** The member's value, or null if absent. */
     byte[] get(byte[] member) {
-        throw new UnsupportedOperationException();
+        int id = table.find(member, PackedEntry.hash(member));
+        return id == 0 ? null : slab.value(id);
     }
 
     boolean contains(byte[] member) {
-        throw new UnsupportedOperationException();
+        return table.find(member, PackedEntry.hash(member)) != 0;
     }
 
     /** Sets the member's value; true if the member is new. */
     boolean put(byte[] member, byte[] value) {
-        throw new UnsupportedOperationException();
+        int hash = PackedEntry.hash(member);
+        int id = table.find(member, hash);
+        if (id != 0) {
+            slab.setValue(id, value);
+            return false;
+        }
+        table.insert(slab.allocate(member, value, hash), hash);
+        return true;
     }
 
     boolean remove(byte[] member) {
-        throw new UnsupportedOperationException();
+        int hash = PackedEntry.hash(member);
+        int id = table.find(member, hash);
+        if (id == 0) {
+            return false;
+        }
+        table.remove(id, hash);
+        slab.free(id);
+        return true;
     }
 
     void forEach(BiConsumer<byte[], byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        table.forEach(id -> visitor.accept(slab.key(id), slab.value(id)));
     }
 
     /** Redis's dictScan over the members; the next cursor, 0 when done. */
     long scan(long cursor, BiConsumer<byte[], byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        return table.scan(cursor, id -> visitor.accept(slab.key(id), slab.value(id)));
     }
 
     /** {@code {member, value}} drawn at random (Redis's dictGetFairRandomKey); the table must not be empty. */
     byte[][] random(SplittableRandom random) {
-        throw new UnsupportedOperationException();
+        int id = table.randomId(random);
+        return new byte[][] {slab.key(id), slab.value(id)};
     }
 
     /** A deep copy (COPY). */
     MemberTable copy() {
-        throw new UnsupportedOperationException();
+        MemberTable copy = new MemberTable();
+        // Sized once up front instead of growing (and rehashing everything) a dozen times while filling.
+        copy.table.reserve(size());
+        forEach(copy::put);
+        copy.table.reserve(0);
+        return copy;
     }
 
     void checkInvariants() {
-        throw new UnsupportedOperationException();
+        table.checkInvariants();
+        slab.checkInvariants(table.size());
     }
 }

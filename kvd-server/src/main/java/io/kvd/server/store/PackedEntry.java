@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * The layout of one entry inside a page of {@link EntryPages}: the entry's id (4 bytes), the key's
- * and the value's lengths as varints (one byte each up to 127), the key, then the value. The id
+ * and the value's lengths as {@link Varint}s (one byte each up to 127), the key, then the value. The id
  * lets a page be walked and each entry's owner found, which is what compaction needs; the lengths
  * let the walk step from one entry to the next. Reads hand out copies, so no array escapes, and a
  * value of the same length is overwritten in place.
@@ -21,7 +21,7 @@ final class PackedEntry {
 
     /** Bytes an entry with this key and value takes. */
     static int length(int keyLength, int valueLength) {
-        return ID_BYTES + varintLength(keyLength) + varintLength(valueLength) + keyLength + valueLength;
+        return ID_BYTES + Varint.length(keyLength) + Varint.length(valueLength) + keyLength + valueLength;
     }
 
     /** Bytes the entry at {@code at} takes. */
@@ -34,8 +34,8 @@ final class PackedEntry {
     /** Writes an entry whose key is {@code keyLength} bytes of {@code keySource} from {@code keyFrom}. */
     static void write(byte[] page, int at, int id, byte[] keySource, int keyFrom, int keyLength, byte[] value) {
         INT.set(page, at, id);
-        int next = writeVarint(page, at + ID_BYTES, keyLength);
-        next = writeVarint(page, next, value.length);
+        int next = Varint.write(page, at + ID_BYTES, keyLength);
+        next = Varint.write(page, next, value.length);
         System.arraycopy(keySource, keyFrom, page, next, keyLength);
         System.arraycopy(value, 0, page, next + keyLength, value.length);
     }
@@ -45,12 +45,12 @@ final class PackedEntry {
     }
 
     static int keyLength(byte[] page, int at) {
-        return readVarint(page, at + ID_BYTES);
+        return Varint.read(page, at + ID_BYTES);
     }
 
     static int keyStart(byte[] page, int at, int keyLength) {
-        int valueLengthAt = at + ID_BYTES + varintLength(keyLength);
-        return valueLengthAt + varintLength(readVarint(page, valueLengthAt));
+        int valueLengthAt = at + ID_BYTES + Varint.length(keyLength);
+        return valueLengthAt + Varint.length(Varint.read(page, valueLengthAt));
     }
 
     static boolean hasKey(byte[] page, int at, byte[] key) {
@@ -85,7 +85,7 @@ final class PackedEntry {
     }
 
     private static int valueLength(byte[] page, int at, int keyLength) {
-        return readVarint(page, at + ID_BYTES + varintLength(keyLength));
+        return Varint.read(page, at + ID_BYTES + Varint.length(keyLength));
     }
 
     static int hash(byte[] key) {
@@ -109,29 +109,5 @@ final class PackedEntry {
         h ^= h >>> 13;
         h *= 0xc2b2ae35;
         return h ^ (h >>> 16);
-    }
-
-    private static int varintLength(int n) {
-        return n < 0x80 ? 1 : n < 1 << 14 ? 2 : n < 1 << 21 ? 3 : n < 1 << 28 ? 4 : 5;
-    }
-
-    /** Writes {@code n} as a varint at {@code at}; returns the index after it. */
-    private static int writeVarint(byte[] page, int at, int n) {
-        for (; n >= 0x80; n >>>= 7) {
-            page[at++] = (byte) (n | 0x80);
-        }
-        page[at] = (byte) n;
-        return at + 1;
-    }
-
-    private static int readVarint(byte[] page, int at) {
-        int n = 0;
-        for (int shift = 0; ; at++, shift += 7) {
-            int b = page[at];
-            n |= (b & 0x7f) << shift;
-            if (b >= 0) {
-                return n;
-            }
-        }
     }
 }

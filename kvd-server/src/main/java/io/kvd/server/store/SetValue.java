@@ -14,6 +14,14 @@ import java.util.function.Consumer;
  * stays there.
  */
 public final class SetValue {
+    /**
+     * A set of other members stays packed up to this many members, and members up to
+     * {@link #LISTPACK_MAX_MEMBER} bytes (Redis 7.2's set-max-listpack-entries and -value defaults).
+     */
+    static final int LISTPACK_MAX_ENTRIES = 128;
+    static final int LISTPACK_MAX_MEMBER = 64;
+    private static final byte[] NO_VALUE = {};
+
     private final Keyspace keyspace;
     private final byte[] key;
     /** The entry's id; 0 while the collection does not exist yet. */
@@ -35,26 +43,114 @@ public final class SetValue {
 
     /** The number of members. */
     public int size() {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.size();
+        }
+        if (packed == null) {
+            return 0;
+        }
+        return encoding == Encoding.SET_INTSET ? IntSet.count(packed) : Listpack.count(packed);
     }
 
     public boolean contains(byte[] member) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.contains(member);
+        }
+        if (packed == null) {
+            return false;
+        }
+        if (encoding == Encoding.SET_INTSET) {
+            return IntSet.holds(member) && IntSet.indexOf(packed, IntSet.parse(member)) >= 0;
+        }
+        return Listpack.find(packed, member, 1) >= 0;
     }
 
-    /** Adds the member; true if it is new. */
+    /**
+     * Adds the member; true if it is new. An intset takes integers up to set-max-intset-entries
+     * (Redis's setTypeAdd converts once the size passes it); another member moves a small set to
+     * the packed listpack, and past {@link #LISTPACK_MAX_ENTRIES} or {@link #LISTPACK_MAX_MEMBER}
+     * a set moves to a table for good.
+     */
     public boolean add(byte[] member) {
-        throw new UnsupportedOperationException();
+        if (table == null && encoding == Encoding.SET_INTSET) {
+            if (IntSet.holds(member)) {
+                return addToIntSet(IntSet.parse(member));
+            }
+            if (contains(member)) {
+                return false;
+            }
+            convert(size() < LISTPACK_MAX_ENTRIES && member.length <= LISTPACK_MAX_MEMBER
+                    ? Encoding.SET_LISTPACK : Encoding.SET_TABLE);
+        }
+        if (table == null) {
+            if (Listpack.find(packed, member, 1) >= 0) {
+                return false;
+            }
+            if (member.length <= LISTPACK_MAX_MEMBER && Listpack.count(packed) < LISTPACK_MAX_ENTRIES) {
+                store(Encoding.SET_LISTPACK, Listpack.append(packed, member));
+                return true;
+            }
+            convert(Encoding.SET_TABLE);
+        }
+        if (table.contains(member)) {
+            return false;
+        }
+        keyspace.beforeTableChange(id);
+        table.put(member, NO_VALUE);
+        return true;
+    }
+
+    private boolean addToIntSet(long value) {
+        if (packed == null) {
+            store(Encoding.SET_INTSET, IntSet.of(value));
+        } else {
+            int index = IntSet.indexOf(packed, value);
+            if (index >= 0) {
+                return false;
+            }
+            store(Encoding.SET_INTSET, IntSet.insert(packed, value, -index - 1));
+        }
+        if (IntSet.count(packed) > keyspace.limits().setMaxIntsetEntries()) {
+            convert(Encoding.SET_TABLE);
+        }
+        return true;
     }
 
     /** Removes the member; true if it was there. Removing the last member deletes the key. */
     public boolean remove(byte[] member) {
-        throw new UnsupportedOperationException();
+        if (!contains(member)) {
+            return false;
+        }
+        if (size() == 1) {
+            emptied();
+        } else if (table != null) {
+            keyspace.beforeTableChange(id);
+            table.remove(member);
+        } else if (encoding == Encoding.SET_INTSET) {
+            store(encoding, IntSet.remove(packed, IntSet.indexOf(packed, IntSet.parse(member))));
+        } else {
+            store(encoding, Listpack.remove(packed, Listpack.find(packed, member, 1), 1));
+        }
+        return true;
     }
 
     /** Calls {@code visitor} with each member, in the encoding's order (ascending for an intset). */
     public void forEach(Consumer<byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            table.forEach((member, value) -> visitor.accept(member));
+        } else if (packed == null) {
+            return;
+        } else if (encoding == Encoding.SET_INTSET) {
+            for (int i = 0, count = IntSet.count(packed); i < count; i++) {
+                visitor.accept(IntSet.member(IntSet.get(packed, i)));
+            }
+        } else {
+            int at = Listpack.first(packed);
+            for (int i = Listpack.count(packed); i > 0; i--) {
+                visitor.accept(Listpack.element(packed, at));
+                at = Listpack.next(packed, at);
+            }
+        }
     }
 
     /**
@@ -63,16 +159,60 @@ public final class SetValue {
      * intset. The visitor must not change the set.
      */
     public long scan(long cursor, Consumer<byte[]> visitor) {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.scan(cursor, (member, value) -> visitor.accept(member));
+        }
+        forEach(visitor);
+        return 0;
     }
 
     /** A member drawn at random; the set must not be empty. */
     public byte[] randomMember() {
-        throw new UnsupportedOperationException();
+        if (table != null) {
+            return table.random(keyspace.random())[0];
+        }
+        int index = keyspace.random().nextInt(size());
+        return encoding == Encoding.SET_INTSET ? IntSet.member(IntSet.get(packed, index))
+                : Listpack.element(packed, Listpack.entry(packed, index, 1));
     }
 
     /** OBJECT ENCODING's name: intset or hashtable. */
     public String encoding() {
-        throw new UnsupportedOperationException();
+        return encoding.objectEncoding;
+    }
+
+    private void store(Encoding to, byte[] bytes) {
+        encoding = to;
+        packed = bytes;
+        id = keyspace.storeCompact(id, key, to, bytes);
+    }
+
+    /** Moves the members to a listpack or, for good, to a table (Redis never converts a set back). */
+    private void convert(Encoding to) {
+        if (to == Encoding.SET_TABLE) {
+            MemberTable converted = new MemberTable();
+            forEach(member -> converted.put(member, NO_VALUE));
+            encoding = to;
+            id = keyspace.storeTable(id, key, to, converted);
+            table = converted;
+            packed = null;
+        } else if (packed == null) {
+            // A new set: its first member's append creates it.
+            encoding = to;
+            packed = Listpack.EMPTY;
+        } else {
+            byte[][] listpack = {Listpack.EMPTY};
+            forEach(member -> listpack[0] = Listpack.append(listpack[0], member));
+            store(to, listpack[0]);
+        }
+    }
+
+    /** The last member went: the key is deleted, and this set is empty as if new. */
+    private void emptied() {
+        keyspace.removeEmptied(id);
+        id = 0;
+        encoding = Encoding.SET_INTSET;
+        packed = null;
+        table = null;
     }
 }
