@@ -66,6 +66,27 @@ public final class ClusterTopology {
                 return CROSSSLOT;
             }
         }
+        return movedUnlessOwned(slot);
+    }
+
+    /**
+     * The same for keys at {@code positions} (a command with movable keys, as its getkeys_proc
+     * found them); a request without keys is served here, as Redis serves it.
+     */
+    public String redirection(byte[][] argv, int[] positions) {
+        if (positions.length == 0) {
+            return null;
+        }
+        int slot = KeySlot.of(argv[positions[0]]);
+        for (int i = 1; i < positions.length; i++) {
+            if (KeySlot.of(argv[positions[i]]) != slot) {
+                return CROSSSLOT;
+            }
+        }
+        return movedUnlessOwned(slot);
+    }
+
+    private String movedUnlessOwned(int slot) {
         ClusterNode owner = owners[slot];
         return owner == myself ? null : "MOVED " + slot + " " + owner.address();
     }

@@ -97,6 +97,31 @@ public final class Args {
         return value;
     }
 
+    /**
+     * C's atoi as glibc has it, {@code (int) strtol(s, NULL, 10)}: leading white space, a sign,
+     * then digits up to the first other byte (none: 0); past a long's range strtol saturates, and
+     * the cast keeps the low 32 bits. Redis reads the key count of numkeys commands with it when
+     * it looks for their keys.
+     */
+    public static int atoi(byte[] s) {
+        int i = 0;
+        while (i < s.length && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) {
+            i++;
+        }
+        boolean negative = i < s.length && s[i] == '-';
+        if (i < s.length && (s[i] == '-' || s[i] == '+')) {
+            i++;
+        }
+        long value = 0;
+        for (; i < s.length && s[i] >= '0' && s[i] <= '9'; i++) {
+            int d = s[i] - '0';
+            // Accumulated negatively, as in toLong: saturates at Long.MIN_VALUE.
+            value = value < (Long.MIN_VALUE + d) / 10 ? Long.MIN_VALUE : value * 10 - d;
+        }
+        long result = negative ? value : (value == Long.MIN_VALUE ? Long.MAX_VALUE : -value);
+        return (int) result;
+    }
+
     public static String utf8(byte[] arg) {
         return new String(arg, StandardCharsets.UTF_8);
     }

@@ -11,9 +11,30 @@ import java.util.Set;
  * @param firstKey position of the first key (0: no keys)
  * @param lastKey  position of the last key (-1: the last argument)
  * @param step     distance between keys
+ * @param movableKeys where the keys are in a request, for a command whose keys move (MOVABLE_KEYS,
+ *                 no fixed positions); null for the others
  */
 public record Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
-                      CommandHandler handler) {
+                      CommandHandler handler, KeyFinder movableKeys) {
+
+    /** Redis's getkeys_proc: the positions of a request's keys, none when its key count is invalid. */
+    @FunctionalInterface
+    public interface KeyFinder {
+        int[] positions(byte[][] argv);
+    }
+
+    public Command {
+        // Without its finder a MOVABLE_KEYS command would skip the cluster slot check unnoticed.
+        if (flags.contains(Flag.MOVABLE_KEYS) != (movableKeys != null)) {
+            throw new IllegalArgumentException(name + ": a key finder goes with MOVABLE_KEYS, and only with it");
+        }
+    }
+
+    /** A command whose keys, if any, are at fixed positions. */
+    public Command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
+                   CommandHandler handler) {
+        this(name, arity, flags, firstKey, lastKey, step, handler, null);
+    }
 
     public enum Flag {
         WRITE, READONLY, DENYOOM, ADMIN, PUBSUB, NOSCRIPT, BLOCKING, LOADING, STALE, SKIP_MONITOR,

@@ -68,6 +68,25 @@ public final class CommandTable {
             command("hrandfield", -2, flags(READONLY), 1, 1, 1, HashCommands::hrandfield),
             command("hscan", -3, flags(READONLY), 1, 1, 1, HashCommands::hscan),
 
+            // sets
+            command("sadd", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SetCommands::sadd),
+            command("srem", -3, flags(WRITE, FAST), 1, 1, 1, SetCommands::srem),
+            command("smembers", 2, flags(READONLY), 1, 1, 1, SetCommands::smembers),
+            command("sismember", 3, flags(READONLY, FAST), 1, 1, 1, SetCommands::sismember),
+            command("smismember", -3, flags(READONLY, FAST), 1, 1, 1, SetCommands::smismember),
+            command("scard", 2, flags(READONLY, FAST), 1, 1, 1, SetCommands::scard),
+            command("spop", -2, flags(WRITE, FAST), 1, 1, 1, SetCommands::spop),
+            command("srandmember", -2, flags(READONLY), 1, 1, 1, SetCommands::srandmember),
+            command("smove", 4, flags(WRITE, FAST), 1, 2, 1, SetCommands::smove),
+            command("sinter", -2, flags(READONLY), 1, -1, 1, SetCommands::sinter),
+            command("sinterstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sinterstore),
+            command("sintercard", -3, flags(READONLY, MOVABLE_KEYS), SetCommands::sintercardKeys, SetCommands::sintercard),
+            command("sunion", -2, flags(READONLY), 1, -1, 1, SetCommands::sunion),
+            command("sunionstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sunionstore),
+            command("sdiff", -2, flags(READONLY), 1, -1, 1, SetCommands::sdiff),
+            command("sdiffstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sdiffstore),
+            command("sscan", -3, flags(READONLY), 1, 1, 1, SetCommands::sscan),
+
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
             command("unlink", -2, flags(WRITE, FAST), 1, -1, 1, KeyCommands::unlink),
@@ -173,8 +192,8 @@ public final class CommandTable {
         }
         // As Redis's processCommand: after authentication, before anything else can refuse.
         ClusterTopology cluster = client.server().config().cluster();
-        if (cluster != null && command.firstKey() > 0 && !client.obeysEverySlot()) {
-            String redirection = cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step());
+        if (cluster != null && !client.obeysEverySlot()) {
+            String redirection = redirection(cluster, command, argv);
             if (redirection != null) {
                 client.reply().error(redirection);
                 return null;
@@ -204,6 +223,14 @@ public final class CommandTable {
         return command;
     }
 
+    /** The slot check's error for the command's keys, at fixed positions or found in the request; null if served here. */
+    private static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
+        if (command.firstKey() > 0) {
+            return cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step());
+        }
+        return command.movableKeys() == null ? null : cluster.redirection(argv, command.movableKeys().positions(argv));
+    }
+
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */
     private static String unknownCommand(byte[][] argv) {
         StringBuilder args = new StringBuilder();
@@ -227,6 +254,12 @@ public final class CommandTable {
     private static Command command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
                                    CommandHandler handler) {
         return new Command(name, arity, flags, firstKey, lastKey, step, handler);
+    }
+
+    /** A command with MOVABLE_KEYS: COMMAND INFO's key positions are 0 0 0, and {@code keys} finds them. */
+    private static Command command(String name, int arity, Set<Flag> flags, Command.KeyFinder keys,
+                                   CommandHandler handler) {
+        return new Command(name, arity, flags, 0, 0, 0, handler, keys);
     }
 
     private static Set<Flag> flags(Flag... flags) {

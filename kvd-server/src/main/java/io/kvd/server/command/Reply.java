@@ -4,6 +4,8 @@ import io.kvd.codec.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A client's replies not yet handed to the socket. Commands write here; the connection hands
  * the buffer to the socket once per event-loop iteration ({@link #take}).
@@ -60,6 +62,19 @@ public final class Reply {
 
     public void arrayHeader(int count) {
         RespWriter.writeArrayHeader(out(), count);
+    }
+
+    /**
+     * An array header whose count may pass an int's range, which only SRANDMEMBER's repeating count
+     * can ask for (Redis writes that header, then the elements until the client is closed); the
+     * codec counts in ints, so such a header is written here.
+     */
+    public void arrayHeader(long count) {
+        if (count <= Integer.MAX_VALUE) {
+            arrayHeader((int) count);
+        } else {
+            out().writeCharSequence("*" + count + "\r\n", StandardCharsets.US_ASCII);
+        }
     }
 
     public void nullArray() {
