@@ -35,7 +35,7 @@ class CollectionModelTest {
     private static final List<String> INTEGER_SETS = List.of("i0", "i1");
     private static final List<String> STRING_SETS = List.of("s0", "s1");
 
-    private final Keyspace keyspace = new Keyspace(3);
+    private final Keyspace keyspace = new Databases(1, 3).get(0);
     private final Map<String, LinkedHashMap<String, String>> hashes = new HashMap<>();
     private final Map<String, Set<String>> sets = new HashMap<>();
     /** Per key, the next member number a removal takes while shrinking: a sweep through the range. */

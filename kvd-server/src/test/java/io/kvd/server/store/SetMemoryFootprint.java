@@ -53,7 +53,7 @@ public final class SetMemoryFootprint {
         double[] perMember = new double[RUNS];
         for (int run = 0; run < RUNS; run++) {
             long before = usedAfterCollection();
-            Keyspace keyspace = new Keyspace(run);
+            Keyspace keyspace = new Databases(1, run).get(0);
             filler.fill(keyspace.setForWrite("set".getBytes(StandardCharsets.US_ASCII)));
             long after = usedAfterCollection();
             Reference.reachabilityFence(keyspace);
