@@ -108,11 +108,11 @@ class IntrospectionTest {
     @Test
     void configGetAnswersWhatToolsAskFor() {
         try (Jedis jedis = jedis(DefaultJedisClientConfig.builder().build())) {
-            assertThat(jedis.configGet("databases")).containsExactly(entry("databases", "1"));
+            assertThat(jedis.configGet("databases")).containsExactly(entry("databases", "16"));
             assertThat(jedis.configGet("save")).containsExactly(entry("save", ""));
             assertThat(jedis.configGet("appendonly")).containsExactly(entry("appendonly", "no"));
             assertThat(jedis.configGet("maxmemory")).containsExactly(entry("maxmemory", "0"));
-            assertThat(jedis.configGet("databases", "maxmemory")).containsOnly(entry("databases", "1"), entry("maxmemory", "0"));
+            assertThat(jedis.configGet("databases", "maxmemory")).containsOnly(entry("databases", "16"), entry("maxmemory", "0"));
         }
     }
 
