@@ -27,6 +27,7 @@ final class EntrySlab implements EntryPages.Compactor {
     /**
      * Ints of a chunk in use: a multiple of both layouts' ids (4 and 5 ints), so an id's fields
      * never straddle two chunks, and a constant, so the JIT turns the division by it into a multiply.
+     * An id's position (id times its ints) is a long: as an int it would overflow at 429 M ids.
      */
     private static final int CHUNK_INTS = Regions.INT_LENGTH - Regions.INT_LENGTH % 20;
     private static final int FIRST_IDS = 16;
@@ -101,7 +102,7 @@ final class EntrySlab implements EntryPages.Compactor {
         long address = address(id);
         pages.free(address, PackedEntry.length(pages.bytes(address), EntryPages.offset(address)));
         setAddress(id, 0);
-        if (fields > DEADLINE_SLOT) {
+        if (hasDeadlines()) {
             setDeadlineSlot(id, 0);
         }
         setNext(id, freeHead);
@@ -192,6 +193,10 @@ final class EntrySlab implements EntryPages.Compactor {
         set(id, NEXT, next);
     }
 
+    private boolean hasDeadlines() {
+        return fields > DEADLINE_SLOT;
+    }
+
     /** The id's slot in the deadline index; only for a slab with deadlines. */
     int deadlineSlot(int id) {
         return get(id, DEADLINE_SLOT);
@@ -247,7 +252,7 @@ final class EntrySlab implements EntryPages.Compactor {
         Invariants.check(live == liveCount, "slab holds " + live + " entries, table " + liveCount);
         int free = 0;
         for (int id = freeHead; id != 0; id = next(id)) {
-            Invariants.check(!isLive(id) && (fields == DEADLINE_SLOT || deadlineSlot(id) == 0),
+            Invariants.check(!isLive(id) && (!hasDeadlines() || deadlineSlot(id) == 0),
                     "free id " + id + " still holds an entry");
             Invariants.check(++free <= nextFresh, "free list has a cycle");
         }

@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  * {@link MemberTable}): 1 M random 16-byte members, and the 1 M integers "0".."999999". Each
  * figure is the used heap after a full collection with the set built, less the same before,
  * divided by the members; the median of {@link #RUNS} runs is printed. A harness, not a test:
- * run it on a quiet machine (see docs/performance.md for the command).
+ * the command and the figures are in docs/performance.md (Store engine).
  */
 public final class SetMemoryFootprint {
     private static final int MEMBERS = 1_000_000;
