@@ -14,6 +14,11 @@ import java.util.Arrays;
  * It is memcached's slab idea, kept without its size classes: entries are packed end to end, so
  * no byte is lost to rounding up.
  *
+ * <p>Pages start small: the first shared page is {@link #FIRST_PAGE_SIZE} bytes and each next one
+ * twice the last, until a page is a region ({@link #PAGE_SIZE}). So a keyspace of a few keys, or a
+ * collection's table of a few hundred members, holds a few KB, and a large one holds regions and
+ * a tail of small pages that compaction empties like any other.
+ *
  * <p>A freed entry leaves a hole. A page left without live entries is released at once. When more
  * than a quarter of the filled bytes are holes, opening a new head page first moves the live
  * entries of the emptiest page into it ({@link Compactor}): the number of pages never grows while
@@ -21,9 +26,11 @@ import java.util.Arrays;
  * leave their holes until the next writes, as an allocator's fragmentation stays in Redis.
  */
 final class EntryPages {
+    /** The largest shared page: a region. */
     static final int PAGE_SIZE = Regions.BYTE_LENGTH;
     /** Larger entries get a page of their own; below, at least a quarter of a page is left for them after a compaction. */
     static final int LARGEST_SHARED = PAGE_SIZE / 8;
+    static final int FIRST_PAGE_SIZE = 512;
 
     /** Moves the live entries of a page elsewhere (through {@link #allocate} and {@link #free}). */
     interface Compactor {
@@ -39,6 +46,8 @@ final class EntryPages {
     private int releasedCount;
     private int nextNumber = 1;
     private int head;
+    /** The size of the next shared page; it never shrinks, so the head is the largest shared page. */
+    private int nextPageSize = FIRST_PAGE_SIZE;
     /** A released shared page kept for the next head, so steady churn does not allocate and zero pages. */
     private byte[] spare;
     private long sharedFilled;
@@ -67,8 +76,10 @@ final class EntryPages {
             live[page] = length;
             return address(page, 0);
         }
-        if (head == 0 || filled[head] + length > PAGE_SIZE) {
-            openHead(compactor);
+        // A head just opened holds the compacted page's entries and, once pages are regions, room
+        // for any shared entry after them; while pages are still small it may take another.
+        while (head == 0 || filled[head] + length > pages[head].length) {
+            openHead(length, compactor);
         }
         long address = address(head, filled[head]);
         filled[head] += length;
@@ -78,17 +89,35 @@ final class EntryPages {
         return address;
     }
 
-    private void openHead(Compactor compactor) {
+    private void openHead(int length, Compactor compactor) {
         int old = head;
-        head = open(spare != null ? spare : Regions.bytes(), 0);
-        spare = null;
+        head = open(newHead(length), 0);
         releaseIfEmpty(old);
-        // The emptiest page then holds under 3/4 of a page, so the head keeps room for any shared entry.
+        // The emptiest page then holds under 3/4 of a page (once pages are regions), so the head keeps
+        // room for any shared entry; it fits in the head, the largest shared page.
         if ((sharedFilled - sharedLive) * 4 > sharedFilled) {
             int victim = emptiestPage();
             compactor.moveLiveEntries(victim, pages[victim], filled[victim]);
             releaseIfEmpty(victim);
         }
+    }
+
+    /** A page for the next head: the spare if it is large enough, else a new one of the next size that holds {@code length}. */
+    private byte[] newHead(int length) {
+        int size = nextPageSize;
+        while (size < length) {
+            size *= 2;
+        }
+        byte[] page;
+        if (spare != null && spare.length >= size) {
+            page = spare;
+        } else {
+            page = size >= PAGE_SIZE ? Regions.bytes() : Regions.bytes(size);
+        }
+        // A smaller spare would never be taken again.
+        spare = null;
+        nextPageSize = (int) Math.min(PAGE_SIZE, 2L * page.length);
+        return page;
     }
 
     /** The shared page, other than the head, with the fewest live bytes; 0 if there is none. */
@@ -130,7 +159,7 @@ final class EntryPages {
         }
         if (filled[page] >= 0) {
             sharedFilled -= filled[page];
-            if (spare == null) {
+            if (spare == null || pages[page].length > spare.length) {
                 spare = pages[page];
             }
         }
@@ -161,6 +190,17 @@ final class EntryPages {
         for (int page = 1; page < nextNumber; page++) {
             if (pages[page] != null) {
                 held++;
+            }
+        }
+        return held;
+    }
+
+    /** Bytes of the pages held: those in use and the spare. */
+    long bytesHeld() {
+        long held = spare != null ? spare.length : 0;
+        for (int page = 1; page < nextNumber; page++) {
+            if (pages[page] != null) {
+                held += pages[page].length;
             }
         }
         return held;

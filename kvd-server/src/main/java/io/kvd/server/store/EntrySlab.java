@@ -5,28 +5,56 @@ import java.util.Arrays;
 /**
  * Entries by id (from 1; 0 means none). Per id, five ints side by side in {@link Regions} arrays:
  * the address of the entry's bytes in {@link EntryPages} (page and offset; page 0 when the id is
- * free; the page int's top byte holds the entry's tag, the keyspace's {@link Encoding}), the id of the next entry in its bucket's chain, its slot in the {@link DeadlineIndex}
- * (0 for none) and its key's hash, so a lookup finds all of an id's fields in one cache line. The hash
- * beside the chain link lets a lookup skip other keys, and a rehash move entries, without reading
- * the entries' bytes. Freed ids are reused (a free list threaded through the chain links), so the
- * arrays keep the size of the largest keyspace seen. Compaction moves an entry's bytes, never its id.
+ * free; the page int's top byte holds the entry's tag, the keyspace's {@link Encoding}), the id of
+ * the next entry in its bucket's chain, its key's hash and its slot in the {@link DeadlineIndex}
+ * (0 for none), so a lookup finds all of an id's fields in one cache line. The hash beside the
+ * chain link lets a lookup skip other keys, and a rehash move entries, without reading the
+ * entries' bytes. A slab without deadlines (a {@link MemberTable}'s: members have no TTL) keeps
+ * four ints per id, 4 B less per member. Freed ids are reused (a free list threaded through the
+ * chain links), so the arrays keep the size of the largest keyspace seen. Compaction moves an
+ * entry's bytes, never its id.
+ *
+ * <p>The first chunk starts with room for {@link #FIRST_IDS} ids and doubles as ids come, up to a
+ * region; later chunks are regions. So an empty slab holds no chunk and a small one a few KB (16
+ * databases, and every table-encoded collection, have a slab), while a large one is regions only.
  */
 final class EntrySlab implements EntryPages.Compactor {
     private static final int PAGE = 0;
     private static final int OFFSET = 1;
     private static final int NEXT = 2;
-    private static final int DEADLINE_SLOT = 3;
-    private static final int HASH = 4;
-    private static final int FIELDS = 5;
-    private static final int PER_CHUNK = Regions.INT_LENGTH / FIELDS;
+    private static final int HASH = 3;
+    private static final int DEADLINE_SLOT = 4;
+    /**
+     * Ints of a chunk in use: a multiple of both layouts' ids (4 and 5 ints), so an id's fields
+     * never straddle two chunks, and a constant, so the JIT turns the division by it into a multiply.
+     * An id's position (id times its ints) is a long: as an int it would overflow at 429 M ids.
+     */
+    private static final int CHUNK_INTS = Regions.INT_LENGTH - Regions.INT_LENGTH % 20;
+    private static final int FIRST_IDS = 16;
     /** The tag sits above the page number: 2^24 pages are more memory than a JVM array index reaches. */
     private static final int TAG_SHIFT = 24;
     private static final int PAGE_MASK = (1 << TAG_SHIFT) - 1;
 
     private final EntryPages pages = new EntryPages();
+    /** Ints per id: 5 with a deadline slot, 4 without. */
+    private final int fields;
     private int[][] chunks = new int[1][];
     private int freeHead;
     private int nextFresh = 1;
+
+    /** The keyspace's slab: each id has a deadline slot. */
+    EntrySlab() {
+        this(5);
+    }
+
+    private EntrySlab(int fields) {
+        this.fields = fields;
+    }
+
+    /** A {@link MemberTable}'s slab: members have no TTL, so no deadline slot. */
+    static EntrySlab withoutDeadlines() {
+        return new EntrySlab(4);
+    }
 
     /** Stores a new entry; returns its id. */
     int allocate(byte[] key, byte[] value, int hash) {
@@ -47,12 +75,21 @@ final class EntrySlab implements EntryPages.Compactor {
     }
 
     private void addChunkFor(int id) {
-        int c = id / PER_CHUNK;
+        long at = (long) id * fields;
+        int c = (int) (at / CHUNK_INTS);
         if (c == chunks.length) {
             chunks = Arrays.copyOf(chunks, Regions.grownDirectory(chunks.length, c));
         }
-        if (chunks[c] == null) {
+        int[] chunk = chunks[c];
+        int needed = (int) (at % CHUNK_INTS) + fields;
+        if (c > 0 && chunk == null) {
             chunks[c] = Regions.ints();
+        } else if (c == 0 && (chunk == null || chunk.length < needed)) {
+            int[] grown = Regions.ints(chunk == null ? FIRST_IDS * fields : Math.min(chunk.length * 2, CHUNK_INTS));
+            if (chunk != null) {
+                System.arraycopy(chunk, 0, grown, 0, chunk.length);
+            }
+            chunks[0] = grown;
         }
     }
 
@@ -65,7 +102,9 @@ final class EntrySlab implements EntryPages.Compactor {
         long address = address(id);
         pages.free(address, PackedEntry.length(pages.bytes(address), EntryPages.offset(address)));
         setAddress(id, 0);
-        setDeadlineSlot(id, 0);
+        if (hasDeadlines()) {
+            setDeadlineSlot(id, 0);
+        }
         setNext(id, freeHead);
         freeHead = id;
     }
@@ -137,6 +176,11 @@ final class EntrySlab implements EntryPages.Compactor {
         return pages.pagesHeld();
     }
 
+    /** Bytes of the pages the entries hold (for tests). */
+    long pageBytesHeld() {
+        return pages.bytesHeld();
+    }
+
     int hash(int id) {
         return get(id, HASH);
     }
@@ -149,6 +193,11 @@ final class EntrySlab implements EntryPages.Compactor {
         set(id, NEXT, next);
     }
 
+    private boolean hasDeadlines() {
+        return fields > DEADLINE_SLOT;
+    }
+
+    /** The id's slot in the deadline index; only for a slab with deadlines. */
     int deadlineSlot(int id) {
         return get(id, DEADLINE_SLOT);
     }
@@ -158,25 +207,29 @@ final class EntrySlab implements EntryPages.Compactor {
     }
 
     private long address(int id) {
-        int[] chunk = chunks[id / PER_CHUNK];
-        int at = FIELDS * (id % PER_CHUNK);
-        return EntryPages.address(chunk[at + PAGE] & PAGE_MASK, chunk[at + OFFSET]);
+        long at = (long) id * fields;
+        int[] chunk = chunks[(int) (at / CHUNK_INTS)];
+        int i = (int) (at % CHUNK_INTS);
+        return EntryPages.address(chunk[i + PAGE] & PAGE_MASK, chunk[i + OFFSET]);
     }
 
     private void setAddress(int id, long address) {
-        int[] chunk = chunks[id / PER_CHUNK];
-        int at = FIELDS * (id % PER_CHUNK);
+        long at = (long) id * fields;
+        int[] chunk = chunks[(int) (at / CHUNK_INTS)];
+        int i = (int) (at % CHUNK_INTS);
         // A free id's page int is 0, tag included; a move keeps the tag.
-        chunk[at + PAGE] = address == 0 ? 0 : chunk[at + PAGE] & ~PAGE_MASK | EntryPages.page(address);
-        chunk[at + OFFSET] = EntryPages.offset(address);
+        chunk[i + PAGE] = address == 0 ? 0 : chunk[i + PAGE] & ~PAGE_MASK | EntryPages.page(address);
+        chunk[i + OFFSET] = EntryPages.offset(address);
     }
 
     private int get(int id, int field) {
-        return chunks[id / PER_CHUNK][FIELDS * (id % PER_CHUNK) + field];
+        long at = (long) id * fields;
+        return chunks[(int) (at / CHUNK_INTS)][(int) (at % CHUNK_INTS) + field];
     }
 
     private void set(int id, int field, int value) {
-        chunks[id / PER_CHUNK][FIELDS * (id % PER_CHUNK) + field] = value;
+        long at = (long) id * fields;
+        chunks[(int) (at / CHUNK_INTS)][(int) (at % CHUNK_INTS) + field] = value;
     }
 
     /**
@@ -199,7 +252,8 @@ final class EntrySlab implements EntryPages.Compactor {
         Invariants.check(live == liveCount, "slab holds " + live + " entries, table " + liveCount);
         int free = 0;
         for (int id = freeHead; id != 0; id = next(id)) {
-            Invariants.check(!isLive(id) && deadlineSlot(id) == 0, "free id " + id + " still holds an entry");
+            Invariants.check(!isLive(id) && (!hasDeadlines() || deadlineSlot(id) == 0),
+                    "free id " + id + " still holds an entry");
             Invariants.check(++free <= nextFresh, "free list has a cycle");
         }
         Invariants.check(live + free == nextFresh - 1, "ids neither live nor free");

@@ -527,14 +527,20 @@ public final class Keyspace {
 
     /**
      * Walks the whole structure and throws if it is inconsistent: the table's chains and load
-     * (both tables while resizing), the slab's ids, and the deadline index holding exactly the
-     * entries with a deadline, each knowing its own slot. For tests; O(size).
+     * (both tables while resizing), the slab's ids, the deadline index holding exactly the
+     * entries with a deadline, each knowing its own slot, and each collection's table, held once.
+     * For tests; O(size).
      */
     public void checkInvariants() {
         table.checkInvariants();
         slab.checkInvariants(table.size());
         int[] withDeadline = new int[1];
+        int[] withTable = new int[1];
         table.forEach(id -> {
+            if (encodingOf(id).table) {
+                withTable[0]++;
+                tableOf(id).checkInvariants();
+            }
             int slot = slab.deadlineSlot(id);
             if (slot != 0) {
                 withDeadline[0]++;
@@ -545,5 +551,7 @@ public final class Keyspace {
         });
         Invariants.check(withDeadline[0] == deadlines.count(),
                 "deadline count " + deadlines.count() + " but " + withDeadline[0] + " entries with a deadline");
+        Invariants.check(withTable[0] == tables.count(),
+                tables.count() + " tables held but " + withTable[0] + " entries with a table");
     }
 }

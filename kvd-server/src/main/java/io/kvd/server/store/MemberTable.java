@@ -11,7 +11,7 @@ import java.util.function.BiConsumer;
  * keyspace, as Redis's activerehashing only the databases' dicts).
  */
 final class MemberTable {
-    private final EntrySlab slab = new EntrySlab();
+    private final EntrySlab slab = EntrySlab.withoutDeadlines();
     private final IncrementalHashTable table = new IncrementalHashTable(slab);
 
     int size() {

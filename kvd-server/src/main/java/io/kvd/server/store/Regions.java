@@ -60,6 +60,24 @@ final class Regions {
         return ready != null ? ready : new int[INT_LENGTH];
     }
 
+    /**
+     * An array of at least {@code length} ints for a structure that starts small: just that long
+     * while under half a region (an ordinary object), else a region array ({@code length} at most
+     * {@link #INT_LENGTH}), since G1 gives an array of half a region or more whole regions of its own.
+     */
+    static int[] ints(int length) {
+        return isOrdinary((long) length * Integer.BYTES) ? new int[length] : ints();
+    }
+
+    /** As {@link #ints(int)}, of bytes. */
+    static byte[] bytes(int length) {
+        return isOrdinary(length) ? new byte[length] : bytes();
+    }
+
+    private static boolean isOrdinary(long payloadBytes) {
+        return payloadBytes + ARRAY_HEADER < BYTES / 2;
+    }
+
     static long[] longs() {
         long[] ready = READY_LONGS.getAndSet(null);
         LockSupport.unpark(ALLOCATOR);

@@ -97,6 +97,28 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void collectionChangesAheadOfTheTraversalHandOutTheOldMembers() {
+        putKeys(5);
+        String longField = "f".repeat(65);
+        keyspace.hashForWrite(b("table")).put(b(longField), b("1"));
+        keyspace.hashForWrite(b("packed")).put(b("a"), b("1"));
+        keyspace.setForWrite(b("ints")).add(b("2"));
+        keyspace.setForWrite(b("gone")).add(b("x"));
+        KeyspaceSnapshot snapshot = start();
+
+        keyspace.hashForWrite(b("table")).put(b("b"), b("2"));
+        keyspace.hashForWrite(b("table")).remove(b(longField));
+        keyspace.hashForWrite(b("packed")).put(b("a"), b("changed"));
+        keyspace.setForWrite(b("ints")).add(b("not an integer"));
+        keyspace.setForWrite(b("gone")).remove(b("x"));
+        finish(snapshot);
+
+        assertThat(handedOut).containsEntry("table", "hash " + longField + "=1@-1")
+                .containsEntry("packed", "hash a=1@-1").containsEntry("ints", "set 2@-1")
+                .containsEntry("gone", "set x@-1").hasSize(9);
+    }
+
+    @Test
     void removalAheadOfTheTraversalHandsOutTheKeyFirst() {
         putKeys(20);
         KeyspaceSnapshot snapshot = start();
