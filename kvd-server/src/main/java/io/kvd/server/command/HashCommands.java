@@ -224,7 +224,7 @@ final class HashCommands {
         if (count < 0 || count == 1) {
             randomWithRepeats(client, hash, count < 0 ? -count : 1, perField, writer);
         } else if (count >= size) {
-            client.reply().arrayHeader(hash.size() * perField);
+            client.reply().arrayHeader((int) size * perField);
             hash.forEach((field, value) -> writer.accept(new byte[][]{field, value}));
         } else {
             client.reply().arrayHeader((int) count * perField);

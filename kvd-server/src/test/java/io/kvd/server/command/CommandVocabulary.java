@@ -9,6 +9,8 @@ public final class CommandVocabulary {
             "APPEND", "STRLEN", "GETRANGE", "SETRANGE", "INCR", "DECR", "INCRBY", "DECRBY", "INCRBYFLOAT",
             "DEL", "UNLINK", "EXISTS", "TOUCH", "TYPE", "RENAME", "RENAMENX", "KEYS", "SCAN", "RANDOMKEY",
             "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST",
+            "HSET", "HSETNX", "HGET", "HMSET", "HMGET", "HGETALL", "HDEL", "HLEN", "HEXISTS", "HKEYS", "HVALS",
+            "HINCRBY", "HINCRBYFLOAT", "HSTRLEN", "HRANDFIELD", "HSCAN", "WITHVALUES",
             "DBSIZE", "FLUSHDB", "PING", "ECHO", "TIME", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT",
             "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
             "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
