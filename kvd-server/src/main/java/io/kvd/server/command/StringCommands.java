@@ -185,7 +185,7 @@ final class StringCommands {
             System.arraycopy(value, 0, joined, old.length, value.length);
             value = joined;
         }
-        keyspace.putKeepingDeadline(argv[1], value);
+        keyspace.putEdited(argv[1], value);
         client.reply().integer(value.length);
     }
 
@@ -239,7 +239,7 @@ final class StringCommands {
         byte[] base = old == null ? EMPTY : old;
         byte[] value = Arrays.copyOf(base, Math.max(end, base.length));
         System.arraycopy(patch, 0, value, (int) offset, patch.length);
-        keyspace.putKeepingDeadline(argv[1], value);
+        keyspace.putEdited(argv[1], value);
         client.reply().integer(value.length);
     }
 

@@ -8,6 +8,8 @@ package io.kvd.server.store;
  */
 enum Encoding {
     STRING(ValueType.STRING, null, false),
+    /** A string APPEND or SETRANGE changed: Redis's raw encoding, whatever the bytes. */
+    STRING_RAW(ValueType.STRING, "raw", false),
     HASH_LISTPACK(ValueType.HASH, "listpack", false),
     HASH_TABLE(ValueType.HASH, "hashtable", true),
     SET_INTSET(ValueType.SET, "intset", false),

@@ -69,15 +69,13 @@ public final class HashValue {
         }
         byte[] listpack = packed == null ? Listpack.EMPTY : packed;
         int at = find(field);
-        if (at >= 0) {
-            store(Listpack.replace(listpack, Listpack.next(listpack, at), value));
-            return false;
-        }
-        store(Listpack.append(listpack, field, value));
+        boolean added = at < 0;
+        store(added ? Listpack.append(listpack, field, value) : Listpack.replace(listpack, Listpack.next(listpack, at), value));
+        // As Redis's hashTypeSet: checked after an update too, so a lowered limit converts at the next HSET.
         if (Listpack.count(packed) > limits.hashMaxListpackEntries()) {
             convertToTable();
         }
-        return true;
+        return added;
     }
 
     /** Removes the field; true if it was there. Removing the last field deletes the key. */

@@ -98,7 +98,7 @@ public final class Keyspace {
         if (id == 0) {
             return null;
         }
-        if (slab.tag(id) != 0) {
+        if (encodingOf(id).type != ValueType.STRING) {
             throw new WrongTypeException();
         }
         return slab.value(id);
@@ -107,7 +107,7 @@ public final class Keyspace {
     /** The string value of a live key, or null when it is missing or of another type (MGET). */
     public byte[] getIfString(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));
-        return id == 0 || slab.tag(id) != 0 ? null : slab.value(id);
+        return id == 0 || encodingOf(id).type != ValueType.STRING ? null : slab.value(id);
     }
 
     /** The type of a live key, or null. */
@@ -238,6 +238,16 @@ public final class Keyspace {
     public void putKeepingDeadline(byte[] key, byte[] value) {
         databases.changes++;
         store(key, value);
+    }
+
+    /**
+     * APPEND and SETRANGE: sets a string grown or changed in place, keeping the key's deadline.
+     * Redis keeps such a string in its raw encoding whatever its length, and OBJECT ENCODING
+     * says so, so the entry is tagged.
+     */
+    public void putEdited(byte[] key, byte[] value) {
+        databases.changes++;
+        slab.setTag(store(key, value), Encoding.STRING_RAW.ordinal());
     }
 
     /** Removes a live key; true if there was one. */
