@@ -16,9 +16,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,9 +47,40 @@ class AofInteropTest {
             List.of("SET", "past", "v"),
             List.of("EXPIRE", "past", "-1"),
             List.of("MSET", "m1", "1", "m2", "2"),
-            List.of("RENAME", "m2", "renamed"));
-    private static final List<String> KEYS = List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring",
-            "gone", "past", "m1", "m2", "renamed");
+            List.of("RENAME", "m2", "renamed"),
+            List.of("HSET", "hash", "f1", "a", "f2", "b"),
+            List.of("HINCRBYFLOAT", "hash", "f3", "1.5"),
+            List.of("HDEL", "hash", "f2"),
+            List.of("EXPIRE", "hash", "300000"),
+            List.of("HSET", "bighash", "f", "x".repeat(100)),
+            List.of("SADD", "set", "a", "b", "c"),
+            List.of("SREM", "set", "b"),
+            List.of("SADD", "ints", "3", "1", "2"),
+            List.of("SADD", "popped", "x", "y"),
+            List.of("SPOP", "popped", "5"),
+            bigSadd(),
+            List.of("SELECT", "3"),
+            List.of("SET", "in3", "v"),
+            List.of("SADD", "moving", "m"),
+            List.of("MOVE", "moving", "5"),
+            List.of("SWAPDB", "5", "6"),
+            List.of("SELECT", "0"));
+    /** The keys each database may hold after {@link #WRITES}. */
+    private static final Map<Integer, List<String>> KEYS = Map.of(
+            0, List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring", "gone", "past", "m1", "m2",
+                    "renamed", "hash", "bighash", "set", "ints", "popped", "bigset"),
+            3, List.of("in3", "moving"),
+            5, List.of("moving"),
+            6, List.of("moving"));
+
+    /** SADD of 200 members: past Redis's intset and kvd's packed set, a hash table in both. */
+    private static List<String> bigSadd() {
+        List<String> command = new ArrayList<>(List.of("SADD", "bigset"));
+        for (int i = 0; i < 200; i++) {
+            command.add("member:" + i);
+        }
+        return command;
+    }
 
     private static void write(int port) throws Exception {
         try (RespConnection c = RespConnection.open(port)) {
@@ -57,12 +90,25 @@ class AofInteropTest {
         }
     }
 
-    /** Each key's value and absolute deadline (PEXPIRETIME) as a server reports them. */
+    /**
+     * Each key's type, value and absolute deadline (PEXPIRETIME) as a server reports them, by
+     * database: a hash and a set through replies whose order does not depend on the encoding.
+     */
     private static Map<String, String> contents(int port) throws Exception {
         Map<String, String> contents = new LinkedHashMap<>();
         try (RespConnection c = RespConnection.open(port)) {
-            for (String key : KEYS) {
-                contents.put(key, c.call("GET", key) + " " + c.call("PEXPIRETIME", key));
+            for (int db : new TreeSet<>(KEYS.keySet())) {
+                c.call("SELECT", Integer.toString(db));
+                for (String key : KEYS.get(db)) {
+                    String type = c.call("TYPE", key);
+                    String value = switch (type) {
+                        case "+hash\r\n" -> c.call("HLEN", key) + c.call("HMGET", key, "f", "f1", "f2", "f3");
+                        case "+set\r\n" -> c.call("SCARD", key)
+                                + c.call("SMISMEMBER", key, "a", "b", "c", "1", "2", "3", "x", "m", "member:0", "member:199");
+                        default -> c.call("GET", key);
+                    };
+                    contents.put(db + ":" + key, type + value + " " + c.call("PEXPIRETIME", key));
+                }
             }
         }
         return contents;
@@ -111,7 +157,8 @@ class AofInteropTest {
             expected = contents(kvd.port());
         }
         Path file = kvdDir.resolve("appendonly.aof");
-        assertThat(Files.readString(file)).startsWith("*3\r\n$3\r\nSET\r\n").doesNotContain("INCRBY");
+        assertThat(Files.readString(file)).startsWith("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n")
+                .doesNotContain("INCRBY");
         Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", file.toString());
         assertThat(check.exitCode()).as(check.toString()).isZero();
         Path redisDir = WorkDir.create("redis-aof");

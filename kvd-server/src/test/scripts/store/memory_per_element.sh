@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Memory per collection element, kvd against redis-server in the same run. Shapes:
+#   hashes  100,000 hashes ("hash:%08d") of 10 fields ("field:N", 8-byte values): per field
+#   set16   one set of 1,000,000 random 16-byte members: per member
+#   setint  one set of the integers 0..999,999: per member
+# Each is loaded with redis-cli --pipe (SADD/HSET of 100 items per command for the big sets).
+# kvd: marginal resident set over the elements (VmRSS after a full GC minus after a full GC before
+# the fill, on a fresh server), and the live heap after it. Redis: INFO used_memory and RSS deltas.
+# Usage: memory_per_element.sh SHAPE [extra JVM flags...]   (from the repository root after `mvn package`)
+set -euo pipefail
+SHAPE=${1:?hashes, set16 or setint}
+shift
+JVM_FLAGS=("$@")
+PORT_KVD=$((20000 + RANDOM % 20000))
+PORT_REDIS=$((PORT_KVD + 1))
+WORK=$(mktemp -d)
+trap 'redis-cli -p $PORT_REDIS shutdown nosave >/dev/null 2>&1 || true; kill $KVD_PID 2>/dev/null || true; rm -rf $WORK' EXIT
+
+ELEMENTS=$(python3 - "$SHAPE" "$WORK/fill.resp" <<'PY'
+import random, sys
+shape, path = sys.argv[1], sys.argv[2]
+rng = random.Random(20261203)
+
+def command(out, *args):
+    out.write(b"*%d\r\n" % len(args))
+    for a in args:
+        out.write(b"$%d\r\n%s\r\n" % (len(a), a))
+
+with open(path, "wb") as out:
+    if shape == "hashes":
+        for h in range(100_000):
+            fields = []
+            for f in range(10):
+                fields += [b"field:%d" % f, b"v%07d" % rng.randrange(10_000_000)]
+            command(out, b"HSET", b"hash:%08d" % h, *fields)
+        print(1_000_000)
+    elif shape in ("set16", "setint"):
+        members = ([b"%016x" % rng.getrandbits(64) for _ in range(1_000_000)] if shape == "set16"
+                   else [b"%d" % i for i in range(1_000_000)])
+        for i in range(0, len(members), 100):
+            command(out, b"SADD", b"set", *members[i:i + 100])
+        print(len(set(members)))
+    else:
+        sys.exit("unknown shape " + shape)
+PY
+)
+
+rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
+
+java "${JVM_FLAGS[@]}" -jar kvd-server/target/kvd.jar --port $PORT_KVD --appendonly no --dir "$WORK" --loglevel warning &
+KVD_PID=$!
+until redis-cli -p $PORT_KVD ping >/dev/null 2>&1; do sleep 0.2; done
+jcmd $KVD_PID GC.run >/dev/null; sleep 1
+before=$(rss_kb $KVD_PID)
+redis-cli -p $PORT_KVD --pipe < "$WORK/fill.resp" >/dev/null
+jcmd $KVD_PID GC.run >/dev/null; sleep 1
+after=$(rss_kb $KVD_PID)
+heap=$(jcmd $KVD_PID GC.heap_info | head -2 | tail -1)
+echo "kvd $SHAPE: $ELEMENTS elements, dbsize $(redis-cli -p $PORT_KVD dbsize), rss before ${before} kB, after ${after} kB, marginal $(( (after - before) * 1024 / ELEMENTS )) B/element;$heap"
+
+redis-server --port $PORT_REDIS --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
+until redis-cli -p $PORT_REDIS ping >/dev/null 2>&1; do sleep 0.2; done
+used0=$(redis-cli -p $PORT_REDIS info memory | awk -F: '/^used_memory:/ {print $2+0}')
+rss0=$(redis-cli -p $PORT_REDIS info memory | awk -F: '/^used_memory_rss:/ {print $2+0}')
+redis-cli -p $PORT_REDIS --pipe < "$WORK/fill.resp" >/dev/null
+used1=$(redis-cli -p $PORT_REDIS info memory | awk -F: '/^used_memory:/ {print $2+0}')
+rss1=$(redis-cli -p $PORT_REDIS info memory | awk -F: '/^used_memory_rss:/ {print $2+0}')
+echo "redis $SHAPE: dbsize $(redis-cli -p $PORT_REDIS dbsize), used_memory $(( (used1 - used0) / ELEMENTS )) B/element, rss $(( (rss1 - rss0) / ELEMENTS )) B/element"
