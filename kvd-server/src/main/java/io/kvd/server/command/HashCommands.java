@@ -41,14 +41,7 @@ final class HashCommands {
         if (argv.length % 2 == 1) {
             throw new CommandError(Errors.wrongArity(command));
         }
-        HashValue hash = client.keyspace().hashForWrite(argv[1]);
-        int created = 0;
-        for (int i = 2; i < argv.length; i += 2) {
-            if (hash.put(argv[i], argv[i + 1])) {
-                created++;
-            }
-        }
-        return created;
+        return client.keyspace().hashForWrite(argv[1]).putAll(argv, 2);
     }
 
     /** HSETNX key field value */

@@ -37,14 +37,7 @@ final class SetCommands {
 
     /** SADD key member [member ...] */
     static void sadd(Client client, byte[][] argv) {
-        SetValue set = client.keyspace().setForWrite(argv[1]);
-        int added = 0;
-        for (int i = 2; i < argv.length; i++) {
-            if (set.add(argv[i])) {
-                added++;
-            }
-        }
-        client.reply().integer(added);
+        client.reply().integer(client.keyspace().setForWrite(argv[1]).addAll(argv, 2));
     }
 
     /** SREM key member [member ...] */

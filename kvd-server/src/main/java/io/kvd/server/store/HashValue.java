@@ -21,6 +21,9 @@ public final class HashValue {
     /** The compact encoding's bytes (null for an empty new collection), or null when {@link #table} is set. */
     private byte[] packed;
     private MemberTable table;
+    /** Inside {@link #putAll}: compact bytes are written once, at its end, not per field. */
+    private boolean holdingWrites;
+    private boolean unwritten;
 
     /** For a read only (a snapshot's), {@code id} may be 0 with the value given. */
     HashValue(Keyspace keyspace, byte[] key, int id, Encoding encoding, byte[] packed, MemberTable table) {
@@ -76,6 +79,30 @@ public final class HashValue {
             convertToTable();
         }
         return added;
+    }
+
+    /**
+     * HSET's pairs, {@code argv[from]} onwards: what a {@link #put} of each does, but a compact
+     * hash is written to the keyspace once, not once per field (a 10-field HSET rewrote the
+     * entry 10 times, and the pages kept the 9 old copies as holes until a compaction).
+     * Returns how many fields were new.
+     */
+    public int putAll(byte[][] argv, int from) {
+        holdingWrites = true;
+        int created = 0;
+        try {
+            for (int i = from; i + 1 < argv.length; i += 2) {
+                if (put(argv[i], argv[i + 1])) {
+                    created++;
+                }
+            }
+        } finally {
+            holdingWrites = false;
+            if (unwritten) {
+                write();
+            }
+        }
+        return created;
     }
 
     /** Removes the field; true if it was there. Removing the last field deletes the key. */
@@ -152,7 +179,16 @@ public final class HashValue {
 
     private void store(byte[] listpack) {
         packed = listpack;
-        id = keyspace.storeCompact(id, key, Encoding.HASH_LISTPACK, listpack);
+        if (holdingWrites) {
+            unwritten = true;
+        } else {
+            write();
+        }
+    }
+
+    private void write() {
+        unwritten = false;
+        id = keyspace.storeCompact(id, key, Encoding.HASH_LISTPACK, packed);
     }
 
     /** Moves the fields into a table, for good (Redis never converts a hash back). */
@@ -163,6 +199,7 @@ public final class HashValue {
         id = keyspace.storeTable(id, key, encoding, converted);
         table = converted;
         packed = null;
+        unwritten = false;
     }
 
     /** The last field went: the key is deleted, and this hash is empty as if new. */

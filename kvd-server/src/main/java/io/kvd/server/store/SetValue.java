@@ -30,6 +30,9 @@ public final class SetValue {
     /** The compact encoding's bytes (null for an empty new collection), or null when {@link #table} is set. */
     private byte[] packed;
     private MemberTable table;
+    /** Inside {@link #addAll}: compact bytes are written once, at its end, not per member. */
+    private boolean holdingWrites;
+    private boolean unwritten;
 
     /** For a read only (a snapshot's), {@code id} may be 0 with the value given. */
     SetValue(Keyspace keyspace, byte[] key, int id, Encoding encoding, byte[] packed, MemberTable table) {
@@ -184,7 +187,38 @@ public final class SetValue {
     private void store(Encoding to, byte[] bytes) {
         encoding = to;
         packed = bytes;
-        id = keyspace.storeCompact(id, key, to, bytes);
+        if (holdingWrites) {
+            unwritten = true;
+        } else {
+            write();
+        }
+    }
+
+    private void write() {
+        unwritten = false;
+        id = keyspace.storeCompact(id, key, encoding, packed);
+    }
+
+    /**
+     * SADD's members, {@code argv[from]} onwards: what an {@link #add} of each does, but a
+     * compact set is written to the keyspace once, not once per member. Returns how many were new.
+     */
+    public int addAll(byte[][] argv, int from) {
+        holdingWrites = true;
+        int added = 0;
+        try {
+            for (int i = from; i < argv.length; i++) {
+                if (add(argv[i])) {
+                    added++;
+                }
+            }
+        } finally {
+            holdingWrites = false;
+            if (unwritten) {
+                write();
+            }
+        }
+        return added;
     }
 
     /** Moves the members to a listpack or, for good, to a table (Redis never converts a set back). */
@@ -196,6 +230,7 @@ public final class SetValue {
             id = keyspace.storeTable(id, key, to, converted);
             table = converted;
             packed = null;
+            unwritten = false;
         } else if (packed == null) {
             // A new set: its first member's append creates it.
             encoding = to;

@@ -208,4 +208,29 @@ class HashValueTest {
         assertThatThrownBy(() -> keyspace.hash(b("k"))).isInstanceOf(WrongTypeException.class);
         assertThatThrownBy(() -> keyspace.hashForWrite(b("k"))).isInstanceOf(WrongTypeException.class);
     }
+
+    @Test
+    void putAllWritesACompactHashOnceAndCountsTheNewFields() {
+        put("h", "a", "1");
+        long changes = keyspace.changes();
+        byte[][] argv = {b("HSET"), b("h"), b("a"), b("2"), b("b"), b("3"), b("c"), b("4")};
+
+        assertThat(keyspace.hashForWrite(b("h")).putAll(argv, 2)).isEqualTo(2);
+
+        assertThat(keyspace.changes()).isEqualTo(changes + 1);
+        assertThat(pairs(keyspace.hash(b("h")))).containsExactly("a=2", "b=3", "c=4");
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void putAllPastTheEntriesLimitEndsInATableWithEveryField() {
+        limits.setHashMaxListpackEntries(2);
+        byte[][] argv = {b("HSET"), b("h"), b("a"), b("1"), b("b"), b("2"), b("c"), b("3"), b("d"), b("4")};
+
+        assertThat(keyspace.hashForWrite(b("h")).putAll(argv, 2)).isEqualTo(4);
+
+        assertThat(keyspace.objectEncoding(b("h"))).isEqualTo("hashtable");
+        assertThat(pairs(keyspace.hash(b("h")))).containsExactlyInAnyOrder("a=1", "b=2", "c=3", "d=4");
+        keyspace.checkInvariants();
+    }
 }

@@ -195,4 +195,30 @@ class SetValueTest {
         assertThatThrownBy(() -> keyspace.set(b("h"))).isInstanceOf(WrongTypeException.class);
         assertThatThrownBy(() -> keyspace.setForWrite(b("h"))).isInstanceOf(WrongTypeException.class);
     }
+
+    @Test
+    void addAllWritesACompactSetOnceAcrossItsIntsetToListpackChange() {
+        long changes = keyspace.changes();
+        byte[][] argv = {b("SADD"), b("s"), b("3"), b("1"), b("x"), b("1")};
+
+        assertThat(keyspace.setForWrite(b("s")).addAll(argv, 2)).isEqualTo(3);
+
+        assertThat(keyspace.changes()).isEqualTo(changes + 1);
+        assertThat(keyspace.objectEncoding(b("s"))).isEqualTo("hashtable");
+        assertThat(keyspace.set(b("s")).contains(b("x"))).isTrue();
+        assertThat(keyspace.set(b("s")).size()).isEqualTo(3);
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void addAllPastTheIntsetLimitEndsInATableWithEveryMember() {
+        limits.setSetMaxIntsetEntries(2);
+        byte[][] argv = {b("SADD"), b("s"), b("1"), b("2"), b("3"), b("4")};
+
+        assertThat(keyspace.setForWrite(b("s")).addAll(argv, 2)).isEqualTo(4);
+
+        assertThat(keyspace.set(b("s")).size()).isEqualTo(4);
+        assertThat(keyspace.set(b("s")).contains(b("4"))).isTrue();
+        keyspace.checkInvariants();
+    }
 }
