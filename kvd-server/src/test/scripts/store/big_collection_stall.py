@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The longest stall a client sees while a 1,000,000-member set is deleted.
 
 For each way of deleting (DEL, UNLINK, FLUSHALL ASYNC, expiry), fills one set of 1 M 16-byte
@@ -6,7 +6,7 @@ members, then deletes it while another connection sends PINGs back to back; repo
 command's own latency and the longest PING round trip from just before it until the key is gone
 (for expiry: from its PEXPIRE until active expiry removed it). Run against any server:
 
-    delete_stall.py PORT [rounds]
+    /usr/bin/python3 big_collection_stall.py PORT [rounds]   (Debian's python3-redis)
 """
 import random
 import sys
@@ -49,7 +49,9 @@ def measure(way):
     time.sleep(0.2)
     worst[0] = 0.0
     start = time.perf_counter()
-    if way == "DEL":
+    if way == "SMEMBERS":
+        client.smembers("big")
+    elif way == "DEL":
         client.delete("big")
     elif way == "UNLINK":
         client.unlink("big")
@@ -58,7 +60,7 @@ def measure(way):
     else:
         client.pexpire("big", 1)
     command = time.perf_counter() - start
-    while client.exists("big") if way != "expiry" else client.dbsize() > 0:
+    while way != "SMEMBERS" and (client.exists("big") if way != "expiry" else client.dbsize() > 0):
         time.sleep(0.01)
     time.sleep(0.2)
     stop.set()
@@ -66,7 +68,7 @@ def measure(way):
     return command, worst[0]
 
 
-for way in ("DEL", "UNLINK", "FLUSHALL ASYNC", "expiry"):
+for way in ("SMEMBERS", "DEL", "UNLINK", "FLUSHALL ASYNC", "expiry"):
     results = [measure(way) for _ in range(ROUNDS)]
     commands = sorted(r[0] * 1000 for r in results)
     pings = sorted(r[1] * 1000 for r in results)
