@@ -287,6 +287,10 @@ public final class Keyspace {
             return false;
         }
         databases.changes++;
+        if (snapshot != null) {
+            // Before the tag goes: the snapshot must read the entry as what it is.
+            snapshot.beforeChange(id);
+        }
         byte[] value = slab.value(id);
         int tag = slab.tag(id);
         long deadline = deadlineOf(id);

@@ -146,6 +146,17 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void renamedCollectionIsHandedOutAsWhatItWas() {
+        keyspace.hashForWrite(b("h")).put(b("a"), b("1"));
+        keyspace.setForWrite(b("s")).add(b("x"));
+        KeyspaceSnapshot snapshot = start();
+        keyspace.rename(b("h"), b("h2"));
+        keyspace.rename(b("s"), b("s2"));
+        finish(snapshot);
+        assertThat(handedOut).containsOnly(Map.entry("h", "hash a=1@-1"), Map.entry("s", "set x@-1"));
+    }
+
+    @Test
     void keyCreatedDuringTheSnapshotIsNotHandedOut() {
         putKeys(5);
         KeyspaceSnapshot snapshot = start();
