@@ -6,8 +6,12 @@
 #
 #   kvd-server/src/test/scripts/aof/rewrite_latency.sh [KEYS] [REQUESTS]
 #   SERVER=redis kvd-server/src/test/scripts/aof/rewrite_latency.sh [KEYS] [REQUESTS]
+#   SHAPE=set kvd-server/src/test/scripts/aof/rewrite_latency.sh [MEMBERS] [REQUESTS]
 #
 # SERVER=redis runs the same against redis-server (its rewrite forks), for the machine's floor.
+# SHAPE=set loads one set of MEMBERS members instead (SADDs of 1000), and the clients SADD and
+# SREM random members of twice that range (two redis-benchmarks of 25 connections, REQUESTS/2
+# each), so members are added and removed while the rewrite walks the set.
 #
 # Defaults: 1000000 keys, 2000000 requests (50 connections, pipeline 1, SET and GET at random
 # keys of the loaded range). A short check: rewrite_latency.sh 100000 200000.
@@ -19,7 +23,7 @@ set -euo pipefail
 KEYS=${1:-1000000}
 REQUESTS=${2:-2000000}
 ROOT=$(cd "$(dirname "$0")/../../../../.." && pwd)
-JAR=$ROOT/kvd-server/target/kvd.jar
+JAR=${JAR:-$ROOT/kvd-server/target/kvd.jar}
 PORT=$((20000 + RANDOM % 30000))
 DIR=$(mktemp -d)
 trap 'redis-cli -p $PORT shutdown nosave >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
@@ -37,18 +41,32 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 
-python3 - "$KEYS" <<'PY' | redis-cli -p "$PORT" --pipe > /dev/null
+python3 - "$KEYS" "${SHAPE:-keys}" <<'PY' | redis-cli -p "$PORT" --pipe > /dev/null
 import sys
 out = sys.stdout.buffer
-for i in range(int(sys.argv[1])):
-    k = b"key:%012d" % i
-    out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$16\r\n%016d\r\n" % (len(k), k, i))
+n = int(sys.argv[1])
+if sys.argv[2] == "set":
+    for batch in range(0, n, 1000):
+        members = [b"m:%012d" % i for i in range(batch, min(n, batch + 1000))]
+        out.write(b"*%d\r\n$4\r\nSADD\r\n$3\r\nbig\r\n" % (len(members) + 2))
+        out.write(b"".join(b"$%d\r\n%s\r\n" % (len(m), m) for m in members))
+else:
+    for i in range(n):
+        k = b"key:%012d" % i
+        out.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$16\r\n%016d\r\n" % (len(k), k, i))
 PY
-echo "loaded: $(redis-cli -p "$PORT" dbsize) keys, AOF $(redis-cli -p "$PORT" info persistence | grep -o 'aof_current_size:[0-9]*' | cut -d: -f2) bytes"
+echo "loaded: $(redis-cli -p "$PORT" dbsize) keys ($(redis-cli -p "$PORT" scard big) set members)," \
+    "AOF $(redis-cli -p "$PORT" info persistence | grep -o 'aof_current_size:[0-9]*' | cut -d: -f2) bytes"
 
 bench() {
-    # -r draws keys key:000000000000..; the loaded keys are key:%012d, so they match.
-    redis-benchmark -p "$PORT" -t set,get -c 50 -P 1 -d 16 -n "$REQUESTS" -r "$KEYS" --csv 2>/dev/null
+    # -r draws __rand_int__ and keys as 000000000000..; the loaded names are %012d, so they match.
+    if [ "${SHAPE:-keys}" = set ]; then
+        redis-benchmark -p "$PORT" -c 25 -P 1 -n $((REQUESTS / 2)) -r $((2 * KEYS)) --csv SADD big 'm:__rand_int__' 2>/dev/null &
+        redis-benchmark -p "$PORT" -c 25 -P 1 -n $((REQUESTS / 2)) -r $((2 * KEYS)) --csv SREM big 'm:__rand_int__' 2>/dev/null
+        wait $!
+    else
+        redis-benchmark -p "$PORT" -t set,get -c 50 -P 1 -d 16 -n "$REQUESTS" -r "$KEYS" --csv 2>/dev/null
+    fi
 }
 
 await_rewrite() {

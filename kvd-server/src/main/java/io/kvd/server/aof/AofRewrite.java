@@ -3,10 +3,9 @@ package io.kvd.server.aof;
 import io.kvd.codec.RespWriter;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
-import io.kvd.server.store.HashValue;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
-import io.kvd.server.store.SetValue;
+import io.kvd.server.store.ValueType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
@@ -35,8 +34,9 @@ import java.util.function.Consumer;
 
 /**
  * One AOF rewrite without fork (BGREWRITEAOF): writes the keyspace as it was when the rewrite
- * started, as {@code SET key value [PXAT ms]} records, to a temporary file, then the records of
- * every write made since, then renames it over the AOF and appends to it from then on.
+ * started, as {@code SET key value [PXAT ms]} records and a collection's HSET or SADD records of
+ * up to 64 members, to a temporary file, then the records of every write made since, then renames
+ * it over the AOF and appends to it from then on.
  *
  * <p>The point-in-time copy is a {@link KeyspaceSnapshot}, advanced in steps of about
  * {@link #STEP_NANOS} on the event loop, each rescheduled through the loop's task queue so client
@@ -135,7 +135,7 @@ final class AofRewrite {
             t.setDaemon(true);
             return t;
         });
-        this.snapshot = databases.startSnapshot(new KeyspaceSnapshot.Sink() {
+        this.snapshot = databases.startSnapshot(ITEMS_PER_COMMAND, new KeyspaceSnapshot.Sink() {
             @Override
             public void string(int db, byte[] key, byte[] value, long deadline) {
                 select(db);
@@ -143,15 +143,14 @@ final class AofRewrite {
             }
 
             @Override
-            public void hash(int db, byte[] key, HashValue hash, long deadline) {
+            public void members(int db, byte[] key, ValueType type, byte[][] elements, int length) {
                 select(db);
-                hashEntry(key, hash, deadline);
+                membersCommand(type == ValueType.HASH ? HSET : SADD, key, elements, length);
             }
 
             @Override
-            public void set(int db, byte[] key, SetValue set, long deadline) {
-                select(db);
-                setEntry(key, set, deadline);
+            public void membersEnd(int db, byte[] key, long deadline) {
+                collectionEnd(db, key, deadline);
             }
         });
     }
@@ -213,63 +212,28 @@ final class AofRewrite {
         entries++;
     }
 
-    /** As Redis's rewriteHashObject: HSET commands of up to 64 field-value pairs, then the deadline. */
-    private void hashEntry(byte[] key, HashValue hash, long deadline) {
-        ItemCommands command = new ItemCommands(HSET, key, hash.size(), 2);
-        hash.forEach((field, value) -> {
-            command.next();
-            RespWriter.writeBulk(chunk, field);
-            RespWriter.writeBulk(chunk, value);
-        });
-        collectionDeadline(key, deadline);
+    /**
+     * As Redis's rewriteHashObject and rewriteSetObject: a collection is HSET or SADD commands of
+     * up to {@link #ITEMS_PER_COMMAND} members each (the snapshot's batches), then its deadline.
+     */
+    private void membersCommand(byte[] name, byte[] key, byte[][] elements, int length) {
+        RespWriter.writeArrayHeader(chunk, 2 + length);
+        RespWriter.writeBulk(chunk, name);
+        RespWriter.writeBulk(chunk, key);
+        for (int i = 0; i < length; i++) {
+            RespWriter.writeBulk(chunk, elements[i]);
+        }
     }
 
-    /** As Redis's rewriteSetObject: SADD commands of up to 64 members, then the deadline. */
-    private void setEntry(byte[] key, SetValue set, long deadline) {
-        ItemCommands command = new ItemCommands(SADD, key, set.size(), 1);
-        set.forEach(member -> {
-            command.next();
-            RespWriter.writeBulk(chunk, member);
-        });
-        collectionDeadline(key, deadline);
-    }
-
-    private void collectionDeadline(byte[] key, long deadline) {
+    private void collectionEnd(int db, byte[] key, long deadline) {
         if (deadline != Keyspace.PERSISTENT) {
+            select(db);
             RespWriter.writeArrayHeader(chunk, 3);
             RespWriter.writeBulk(chunk, PEXPIREAT);
             RespWriter.writeBulk(chunk, key);
             RespWriter.writeBulk(chunk, Long.toString(deadline));
         }
         entries++;
-    }
-
-    /** Writes the header of a new command before every {@link #ITEMS_PER_COMMAND}th item of a collection. */
-    private final class ItemCommands {
-        private final byte[] name;
-        private final byte[] key;
-        private final int argsPerItem;
-        private int itemsLeft;
-        private int itemsInCommand = ITEMS_PER_COMMAND;
-
-        ItemCommands(byte[] name, byte[] key, int items, int argsPerItem) {
-            this.name = name;
-            this.key = key;
-            this.itemsLeft = items;
-            this.argsPerItem = argsPerItem;
-        }
-
-        void next() {
-            if (itemsInCommand == ITEMS_PER_COMMAND) {
-                int items = Math.min(itemsLeft, ITEMS_PER_COMMAND);
-                RespWriter.writeArrayHeader(chunk, 2 + items * argsPerItem);
-                RespWriter.writeBulk(chunk, name);
-                RespWriter.writeBulk(chunk, key);
-                itemsInCommand = 0;
-            }
-            itemsInCommand++;
-            itemsLeft--;
-        }
     }
 
     private void schedule(long delayMicros) {

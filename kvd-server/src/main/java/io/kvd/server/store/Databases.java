@@ -97,11 +97,12 @@ public final class Databases {
 
     /**
      * Starts a point-in-time snapshot of every database that hands each live entry to
-     * {@code sink} as it is now, while the databases keep changing; {@link DatabasesSnapshot#stop}
-     * it when done. One at a time.
+     * {@code sink} as it is now, while the databases keep changing, a collection's members in
+     * batches of up to {@code membersPerBatch}; {@link DatabasesSnapshot#stop} it when done. One
+     * at a time.
      */
-    public DatabasesSnapshot startSnapshot(KeyspaceSnapshot.Sink sink) {
-        return new DatabasesSnapshot(this, sink);
+    public DatabasesSnapshot startSnapshot(int membersPerBatch, KeyspaceSnapshot.Sink sink) {
+        return new DatabasesSnapshot(this, membersPerBatch, sink);
     }
 
     /** Calls {@code visitor} with each database, in order. */

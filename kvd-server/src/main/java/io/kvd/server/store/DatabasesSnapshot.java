@@ -11,15 +11,15 @@ public final class DatabasesSnapshot {
     private final KeyspaceSnapshot[] parts;
     private int current;
 
-    DatabasesSnapshot(Databases databases, KeyspaceSnapshot.Sink sink) {
+    DatabasesSnapshot(Databases databases, int membersPerBatch, KeyspaceSnapshot.Sink sink) {
         this.databases = databases;
         this.parts = new KeyspaceSnapshot[databases.count()];
         for (int db = 0; db < parts.length; db++) {
-            parts[db] = databases.get(db).startSnapshot(sink);
+            parts[db] = databases.get(db).startSnapshot(membersPerBatch, sink);
         }
     }
 
-    /** Looks at up to {@code maxIds} more entry ids; true once every database was handed out. */
+    /** Looks at up to {@code maxIds} more entry or member ids; true once every database was handed out. */
     public boolean step(int maxIds) {
         while (current < parts.length && parts[current].step(maxIds)) {
             current++;

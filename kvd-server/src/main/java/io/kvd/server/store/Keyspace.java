@@ -287,6 +287,10 @@ public final class Keyspace {
             return false;
         }
         databases.changes++;
+        if (snapshot != null) {
+            // Before the tag goes: the snapshot must read the entry as what it is.
+            snapshot.beforeChange(id);
+        }
         byte[] value = slab.value(id);
         int tag = slab.tag(id);
         long deadline = deadlineOf(id);
@@ -347,23 +351,28 @@ public final class Keyspace {
 
     /**
      * Starts a point-in-time snapshot that hands every live entry to {@code sink}, as it is now,
-     * while the keyspace keeps changing; drive it with {@link KeyspaceSnapshot#step} and
+     * while the keyspace keeps changing, a collection's members in batches of up to
+     * {@code membersPerBatch}; drive it with {@link KeyspaceSnapshot#step} and
      * {@link #stopSnapshot} it when done. One at a time; {@link Databases#startSnapshot} takes
      * one of every database.
      */
-    public KeyspaceSnapshot startSnapshot(KeyspaceSnapshot.Sink sink) {
+    public KeyspaceSnapshot startSnapshot(int membersPerBatch, KeyspaceSnapshot.Sink sink) {
         if (snapshot != null) {
             throw new IllegalStateException("a snapshot is already running");
         }
-        snapshot = new KeyspaceSnapshot(this, slab, deadlines, tables, sink);
+        snapshot = new KeyspaceSnapshot(this, slab, deadlines, tables, membersPerBatch, sink);
         return snapshot;
     }
 
-    /** Stops telling {@code finished} about changes (it completed or was abandoned). */
+    /**
+     * Stops telling {@code finished} about changes, its collections' members included (it
+     * completed or was abandoned).
+     */
     public void stopSnapshot(KeyspaceSnapshot finished) {
         if (snapshot == finished) {
             snapshot = null;
         }
+        finished.stopMemberWalks();
     }
 
     /** SWAPDB's half: trades everything stored, a running snapshot included, with {@code other}. */

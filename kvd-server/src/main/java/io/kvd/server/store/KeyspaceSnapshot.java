@@ -1,84 +1,100 @@
 package io.kvd.server.store;
 
+import java.util.ArrayDeque;
+
 /**
  * A point-in-time copy of the keyspace, taken without stopping it (Java has no fork): entries are
  * visited in ascending id order in small {@link #step steps} between commands, and the keyspace
  * calls {@link #beforeChange} before it changes or removes an entry the traversal has not
- * reached, so that entry's old contents are handed out first. Every entry live at the start is
- * therefore handed out exactly once, as it was at the start; entries created afterwards never are
- * (they are marked handled at birth, which also covers an id freed and reused). Changes made
- * after the start are the caller's to record (the AOF's rewrite buffer).
+ * reached, so that entry's old contents are handed out first ({@link IdWalk}). Every entry live
+ * at the start is therefore handed out exactly once, as it was at the start; entries created
+ * afterwards never are. Changes made after the start are the caller's to record (the AOF's
+ * rewrite buffer).
  *
- * <p>Ids at or past the end of the slab at the start were all born later, so the traversal stops
- * there. Bucket moves of the hash table's incremental rehash do not change ids and need no care.
- * A FLUSHALL replaces the slab and detaches the snapshot, which goes on over the old slab, now
+ * <p>A large collection (a {@link MemberTable}) is copied the same way one level down, by a
+ * {@link MemberWalk} over its members started when the entry is handed out; those walks are
+ * stepped first, out of the same budget, and the snapshot is done when the last one is. Bucket
+ * moves of the hash tables' incremental rehash do not change ids and need no care. A FLUSHALL
+ * replaces the slab and detaches the snapshot, which goes on over the old slab and tables, now
  * frozen. Keys already expired when visited are skipped, as Redis's rewrite skips them: any later
  * access would have removed them anyway. Event loop only, like the keyspace.
  */
 public final class KeyspaceSnapshot {
     /**
      * Receives each entry of the snapshot: one live key as it was at the start; {@code deadline} is
-     * {@link Keyspace#PERSISTENT} or absolute ms. A collection handed out must be read before the
-     * call returns: it may be about to change.
+     * {@link Keyspace#PERSISTENT} or absolute ms. A collection comes as its members, in batches
+     * ({@link #members}) that may be interleaved with other keys' records, then {@link #membersEnd}.
      */
     public interface Sink {
         void string(int db, byte[] key, byte[] value, long deadline);
 
-        void hash(int db, byte[] key, HashValue hash, long deadline);
+        /**
+         * Some members of the hash or set {@code key}: {@code elements[0, length)} are a set's
+         * members, or a hash's fields each followed by its value. The array is reused once the
+         * call returns.
+         */
+        void members(int db, byte[] key, ValueType type, byte[][] elements, int length);
 
-        void set(int db, byte[] key, SetValue set, long deadline);
+        /** Every member of the collection {@code key} was handed out; {@code deadline} is its deadline. */
+        void membersEnd(int db, byte[] key, long deadline);
     }
 
     private final Keyspace keyspace;
     private final EntrySlab slab;
     private final DeadlineIndex deadlines;
     private final MemberTables tables;
+    private final int membersPerBatch;
     private final Sink sink;
     /** The database the entries were in at the start, whatever SWAPDB did since. */
     private final int db;
-    private final int end;
-    /** One bit per id below {@link #end}: already handed out, or born after the start. */
-    private final long[] handled;
-    private int cursor = 1;
+    private final IdWalk ids;
+    /** The large collections handed out whose members are not all handed out yet, stepped in turn. */
+    private final ArrayDeque<MemberWalk> walks = new ArrayDeque<>();
 
-    KeyspaceSnapshot(Keyspace keyspace, EntrySlab slab, DeadlineIndex deadlines, MemberTables tables, Sink sink) {
+    KeyspaceSnapshot(Keyspace keyspace, EntrySlab slab, DeadlineIndex deadlines, MemberTables tables,
+                     int membersPerBatch, Sink sink) {
         this.keyspace = keyspace;
         this.slab = slab;
         this.deadlines = deadlines;
         this.tables = tables;
+        this.membersPerBatch = membersPerBatch;
         this.db = keyspace.index();
         this.sink = sink;
-        this.end = slab.idLimit();
-        this.handled = new long[(end >>> 6) + 1];
+        this.ids = new IdWalk(slab.idLimit(), this::emit);
     }
 
-    /** Looks at up to {@code maxIds} more ids, handing out their entries; true once all were handed out. */
+    /**
+     * Looks at up to {@code maxIds} more ids: members of the collection being walked, or else
+     * entries, handing out what they hold; true once all were handed out.
+     */
     public boolean step(int maxIds) {
-        for (int stop = (int) Math.min(end, (long) cursor + maxIds); cursor < stop; cursor++) {
-            if (!isHandled(cursor)) {
-                emit(cursor);
-            }
+        MemberWalk walk = walks.peek();
+        if (walk == null) {
+            ids.step(maxIds);
+        } else if (walk.step(maxIds)) {
+            walks.poll();
         }
         return done();
     }
 
     public boolean done() {
-        return cursor >= end;
+        return ids.done() && walks.isEmpty();
     }
 
     /** The entry {@code id} is about to change or go: hand out its old contents if not done yet. */
     void beforeChange(int id) {
-        if (id >= cursor && id < end && !isHandled(id)) {
-            markHandled(id);
-            emit(id);
-        }
+        ids.beforeChange(id);
     }
 
     /** A new entry got {@code id}: it is not part of the snapshot. */
     void created(int id) {
-        if (id < end) {
-            markHandled(id);
-        }
+        ids.created(id);
+    }
+
+    /** Detaches the walks of collections not finished (the snapshot was abandoned). */
+    void stopMemberWalks() {
+        walks.forEach(MemberWalk::stop);
+        walks.clear();
     }
 
     private void emit(int id) {
@@ -92,22 +108,26 @@ public final class KeyspaceSnapshot {
         }
     }
 
-    /** Hands out one entry, read from this snapshot's slab and tables: after a FLUSHALL, not the keyspace's. */
+    /**
+     * Hands out one entry, read from this snapshot's slab and tables: after a FLUSHALL, not the
+     * keyspace's. A compact collection goes out whole; a table starts its walk.
+     */
     private void emit(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
-        MemberTable table = encoding.table ? tables.get(bytes) : null;
-        byte[] compact = encoding.table ? null : bytes;
-        switch (encoding.type) {
-            case STRING -> sink.string(db, key, bytes, deadline);
-            case HASH -> sink.hash(db, key, new HashValue(keyspace, key, 0, encoding, compact, table), deadline);
-            case SET -> sink.set(db, key, new SetValue(keyspace, key, 0, encoding, compact, table), deadline);
+        if (encoding.type == ValueType.STRING) {
+            sink.string(db, key, bytes, deadline);
+        } else if (encoding.table) {
+            walks.add(tables.get(bytes).startWalk(new MemberBatch(sink, db, key, encoding.type, membersPerBatch),
+                    deadline));
+        } else if (encoding.type == ValueType.HASH) {
+            HashValue hash = new HashValue(keyspace, key, 0, encoding, bytes, null);
+            MemberBatch batch = new MemberBatch(sink, db, key, encoding.type, Math.min(hash.size(), membersPerBatch));
+            hash.forEach(batch::add);
+            batch.end(deadline);
+        } else {
+            SetValue set = new SetValue(keyspace, key, 0, encoding, bytes, null);
+            MemberBatch batch = new MemberBatch(sink, db, key, encoding.type, Math.min(set.size(), membersPerBatch));
+            set.forEach(member -> batch.add(member, null));
+            batch.end(deadline);
         }
-    }
-
-    private boolean isHandled(int id) {
-        return (handled[id >>> 6] & (1L << id)) != 0;
-    }
-
-    private void markHandled(int id) {
-        handled[id >>> 6] |= 1L << id;
     }
 }

@@ -9,10 +9,15 @@ import java.util.function.BiConsumer;
  * incrementally rehashed table, so a million members are a few dozen arrays for the collector.
  * Each operation moves one bucket of a resize in progress (the server cron rehashes only the
  * keyspace, as Redis's activerehashing only the databases' dicts).
+ *
+ * <p>While a snapshot copies the members ({@link MemberWalk}), each change of a member tells it
+ * first; a resize or a compaction of the pages moves no member's id and needs no care.
  */
 final class MemberTable {
     private final EntrySlab slab = EntrySlab.withoutDeadlines();
     private final IncrementalHashTable table = new IncrementalHashTable(slab);
+    /** The snapshot's walk over the members in progress; null when none runs. */
+    private MemberWalk walk;
 
     int size() {
         return table.size();
@@ -33,10 +38,17 @@ final class MemberTable {
         int hash = PackedEntry.hash(member);
         int id = table.find(member, hash);
         if (id != 0) {
+            if (walk != null) {
+                walk.beforeChange(id);
+            }
             slab.setValue(id, value);
             return false;
         }
-        table.insert(slab.allocate(member, value, hash), hash);
+        id = slab.allocate(member, value, hash);
+        table.insert(id, hash);
+        if (walk != null) {
+            walk.created(id);
+        }
         return true;
     }
 
@@ -45,6 +57,9 @@ final class MemberTable {
         int id = table.find(member, hash);
         if (id == 0) {
             return false;
+        }
+        if (walk != null) {
+            walk.beforeChange(id);
         }
         table.remove(id, hash);
         slab.free(id);
@@ -64,6 +79,21 @@ final class MemberTable {
     byte[][] random(SplittableRandom random) {
         int id = table.randomId(random);
         return new byte[][] {slab.key(id), slab.value(id)};
+    }
+
+    /**
+     * Starts a snapshot's copy of the members as they are now, passed to {@code batch}, then the
+     * end with {@code deadline}; step it with {@link MemberWalk#step}. One at a time.
+     */
+    MemberWalk startWalk(MemberBatch batch, long deadline) {
+        walk = new MemberWalk(this, slab, batch, deadline);
+        return walk;
+    }
+
+    void endWalk(MemberWalk ended) {
+        if (walk == ended) {
+            walk = null;
+        }
     }
 
     /** A deep copy (COPY). */

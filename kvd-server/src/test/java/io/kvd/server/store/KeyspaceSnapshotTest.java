@@ -20,9 +20,7 @@ class KeyspaceSnapshotTest {
     private static final long NOW = 1_700_000_000_000L;
 
     private final Keyspace keyspace = new Databases(1, 3).get(0);
-    /** What the snapshot handed out: key to "value@deadline". */
-    private final Map<String, String> handedOut = new HashMap<>();
-    private final List<String> duplicates = new ArrayList<>();
+    private RecordingSink sink = new RecordingSink();
 
     KeyspaceSnapshotTest() {
         keyspace.setTime(NOW);
@@ -33,34 +31,13 @@ class KeyspaceSnapshotTest {
     }
 
     private KeyspaceSnapshot start() {
-        return keyspace.startSnapshot(new KeyspaceSnapshot.Sink() {
-            @Override
-            public void string(int db, byte[] key, byte[] value, long deadline) {
-                handOut(key, new String(value, StandardCharsets.UTF_8) + "@" + deadline);
-            }
-
-            @Override
-            public void hash(int db, byte[] key, HashValue hash, long deadline) {
-                StringBuilder fields = new StringBuilder("hash");
-                hash.forEach((field, value) -> fields.append(' ').append(new String(field, StandardCharsets.UTF_8))
-                        .append('=').append(new String(value, StandardCharsets.UTF_8)));
-                handOut(key, fields + "@" + deadline);
-            }
-
-            @Override
-            public void set(int db, byte[] key, SetValue set, long deadline) {
-                StringBuilder members = new StringBuilder("set");
-                set.forEach(member -> members.append(' ').append(new String(member, StandardCharsets.UTF_8)));
-                handOut(key, members + "@" + deadline);
-            }
-        });
+        sink = new RecordingSink();
+        return keyspace.startSnapshot(64, sink);
     }
 
-    private void handOut(byte[] key, String contents) {
-        String k = new String(key, StandardCharsets.UTF_8);
-        if (handedOut.put(k, contents) != null) {
-            duplicates.add(k);
-        }
+    /** What the snapshot handed out: key to "value@deadline" (a collection as {@link RecordingSink#describe}). */
+    private Map<String, String> handedOut() {
+        return sink.handedOut(0);
     }
 
     private void finish(KeyspaceSnapshot snapshot) {
@@ -68,7 +45,7 @@ class KeyspaceSnapshotTest {
             // Each step looks at 3 more ids.
         }
         keyspace.stopSnapshot(snapshot);
-        assertThat(duplicates).isEmpty();
+        sink.assertConsistent();
     }
 
     private void putKeys(int n) {
@@ -82,7 +59,7 @@ class KeyspaceSnapshotTest {
         putKeys(3);
         keyspace.put(b("t"), b("x"), NOW + 500);
         finish(start());
-        assertThat(handedOut).containsOnly(Map.entry("k0", "v0@-1"), Map.entry("k1", "v1@-1"),
+        assertThat(handedOut()).containsOnly(Map.entry("k0", "v0@-1"), Map.entry("k1", "v1@-1"),
                 Map.entry("k2", "v2@-1"), Map.entry("t", "x@" + (NOW + 500)));
     }
 
@@ -93,7 +70,7 @@ class KeyspaceSnapshotTest {
         keyspace.put(b("k19"), b("new"), PERSISTENT);
         keyspace.putKeepingDeadline(b("k18"), b("vX8"));
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k19", "v19@-1").containsEntry("k18", "v18@-1").hasSize(20);
+        assertThat(handedOut()).containsEntry("k19", "v19@-1").containsEntry("k18", "v18@-1").hasSize(20);
     }
 
     @Test
@@ -113,7 +90,7 @@ class KeyspaceSnapshotTest {
         keyspace.setForWrite(b("gone")).remove(b("x"));
         finish(snapshot);
 
-        assertThat(handedOut).containsEntry("table", "hash " + longField + "=1@-1")
+        assertThat(handedOut()).containsEntry("table", "hash " + longField + "=1@-1")
                 .containsEntry("packed", "hash a=1@-1").containsEntry("ints", "set 2@-1")
                 .containsEntry("gone", "set x@-1").hasSize(9);
     }
@@ -124,7 +101,7 @@ class KeyspaceSnapshotTest {
         KeyspaceSnapshot snapshot = start();
         keyspace.remove(b("k15"));
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k15", "v15@-1").hasSize(20);
+        assertThat(handedOut()).containsEntry("k15", "v15@-1").hasSize(20);
     }
 
     @Test
@@ -133,7 +110,7 @@ class KeyspaceSnapshotTest {
         KeyspaceSnapshot snapshot = start();
         keyspace.setDeadline(b("k17"), NOW + 1000);
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k17", "v17@-1");
+        assertThat(handedOut()).containsEntry("k17", "v17@-1");
     }
 
     @Test
@@ -142,7 +119,18 @@ class KeyspaceSnapshotTest {
         KeyspaceSnapshot snapshot = start();
         keyspace.rename(b("k16"), b("k17"));
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k16", "v16@-1").containsEntry("k17", "v17@-1").hasSize(20);
+        assertThat(handedOut()).containsEntry("k16", "v16@-1").containsEntry("k17", "v17@-1").hasSize(20);
+    }
+
+    @Test
+    void renamedCollectionIsHandedOutAsWhatItWas() {
+        keyspace.hashForWrite(b("h")).put(b("a"), b("1"));
+        keyspace.setForWrite(b("s")).add(b("x"));
+        KeyspaceSnapshot snapshot = start();
+        keyspace.rename(b("h"), b("h2"));
+        keyspace.rename(b("s"), b("s2"));
+        finish(snapshot);
+        assertThat(handedOut()).containsOnly(Map.entry("h", "hash a=1@-1"), Map.entry("s", "set x@-1"));
     }
 
     @Test
@@ -151,7 +139,7 @@ class KeyspaceSnapshotTest {
         KeyspaceSnapshot snapshot = start();
         keyspace.put(b("late"), b("x"), PERSISTENT);
         finish(snapshot);
-        assertThat(handedOut).doesNotContainKey("late").hasSize(5);
+        assertThat(handedOut()).doesNotContainKey("late").hasSize(5);
     }
 
     @Test
@@ -162,7 +150,7 @@ class KeyspaceSnapshotTest {
         keyspace.put(b("reuses-the-id"), b("x"), PERSISTENT);
         keyspace.put(b("k12"), b("again"), PERSISTENT);
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k12", "v12@-1").doesNotContainKey("reuses-the-id").hasSize(20);
+        assertThat(handedOut()).containsEntry("k12", "v12@-1").doesNotContainKey("reuses-the-id").hasSize(20);
     }
 
     @Test
@@ -172,7 +160,7 @@ class KeyspaceSnapshotTest {
         KeyspaceSnapshot snapshot = start();
         keyspace.setTime(NOW + 11);
         finish(snapshot);
-        assertThat(handedOut).doesNotContainKey("t").hasSize(5);
+        assertThat(handedOut()).doesNotContainKey("t").hasSize(5);
     }
 
     @Test
@@ -184,7 +172,7 @@ class KeyspaceSnapshotTest {
         keyspace.put(b("k3"), b("after"), PERSISTENT);
         keyspace.put(b("fresh"), b("x"), PERSISTENT);
         finish(snapshot);
-        assertThat(handedOut).containsEntry("k3", "v3@-1").doesNotContainKey("fresh").hasSize(20);
+        assertThat(handedOut()).containsEntry("k3", "v3@-1").doesNotContainKey("fresh").hasSize(20);
     }
 
     /**
@@ -199,7 +187,6 @@ class KeyspaceSnapshotTest {
         System.out.println("KeyspaceSnapshotTest seed " + seed + " (override with -Dsnapshot.seed=N)");
         SplittableRandom random = new SplittableRandom(seed);
         for (int round = 0; round < 20; round++) {
-            handedOut.clear();
             keyspace.clear();
             long now = NOW;
             keyspace.setTime(now);
@@ -231,16 +218,16 @@ class KeyspaceSnapshotTest {
             }
             keyspace.stopSnapshot(snapshot);
             keyspace.checkInvariants();
-            assertThat(duplicates).isEmpty();
+            sink.assertConsistent();
             long end = now;
             atStart.forEach((key, entry) -> {
                 if (deadlines.get(key) == PERSISTENT || deadlines.get(key) >= end) {
-                    assertThat(handedOut).containsEntry(key, entry);
-                } else if (handedOut.containsKey(key)) {
-                    assertThat(handedOut.get(key)).isEqualTo(entry);
+                    assertThat(handedOut()).containsEntry(key, entry);
+                } else if (handedOut().containsKey(key)) {
+                    assertThat(handedOut().get(key)).isEqualTo(entry);
                 }
             });
-            assertThat(atStart.keySet()).containsAll(handedOut.keySet());
+            assertThat(atStart.keySet()).containsAll(handedOut().keySet());
         }
     }
 

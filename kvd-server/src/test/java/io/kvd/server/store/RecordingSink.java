@@ -1,0 +1,147 @@
+package io.kvd.server.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A snapshot's sink for tests: what it handed out, per database and key, in the form
+ * {@link #describe} gives a live key, and its records, to be replayed onto other databases as an
+ * AOF replays a rewrite. Each key and each member must come once, and a collection's members
+ * before its end.
+ */
+final class RecordingSink implements KeyspaceSnapshot.Sink {
+    private final Map<Integer, Map<String, String>> handedOut = new HashMap<>();
+    /** Collections whose members came but not their end yet, by "db:key". */
+    private final Map<String, Collection> open = new HashMap<>();
+    private final List<Consumer<Databases>> records = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private int members;
+    private int largestBatch;
+
+    private static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void string(int db, byte[] key, byte[] value, long deadline) {
+        handOut(db, key, utf8(value) + "@" + deadline);
+        records.add(databases -> databases.get(db).put(key, value, deadline));
+    }
+
+    @Override
+    public void members(int db, byte[] key, ValueType type, byte[][] elements, int length) {
+        String name = db + ":" + utf8(key);
+        if (handedOut(db).containsKey(utf8(key))) {
+            problems.add("members of " + name + " after its end");
+        }
+        TreeMap<String, String> collection = open.computeIfAbsent(name, k -> new Collection(type, new TreeMap<>())).members;
+        int step = type == ValueType.HASH ? 2 : 1;
+        largestBatch = Math.max(largestBatch, length / step);
+        for (int i = 0; i < length; i += step) {
+            members++;
+            if (collection.put(utf8(elements[i]), step == 2 ? utf8(elements[i + 1]) : "") != null) {
+                problems.add("member " + utf8(elements[i]) + " of " + name + " twice");
+            }
+        }
+        byte[][] batch = Arrays.copyOf(elements, length);
+        records.add(databases -> {
+            Keyspace keyspace = databases.get(db);
+            for (int i = 0; i < batch.length; i += step) {
+                if (type == ValueType.HASH) {
+                    keyspace.hashForWrite(key).put(batch[i], batch[i + 1]);
+                } else {
+                    keyspace.setForWrite(key).add(batch[i]);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void membersEnd(int db, byte[] key, long deadline) {
+        Collection collection = open.remove(db + ":" + utf8(key));
+        if (collection == null) {
+            problems.add("end of " + db + ":" + utf8(key) + " without members");
+            return;
+        }
+        handOut(db, key, collectionDescription(collection.type == ValueType.HASH, collection.members, deadline));
+        if (deadline != Keyspace.PERSISTENT) {
+            records.add(databases -> databases.get(db).setDeadline(key, deadline));
+        }
+    }
+
+    private void handOut(int db, byte[] key, String contents) {
+        if (handedOut(db).put(utf8(key), contents) != null) {
+            problems.add(db + ":" + utf8(key) + " twice");
+        }
+    }
+
+    /** What database {@code db}'s keys were handed out as: key to {@link #describe}'s form. */
+    Map<String, String> handedOut(int db) {
+        return handedOut.computeIfAbsent(db, k -> new TreeMap<>());
+    }
+
+    /** Members handed out so far, of every collection. */
+    int members() {
+        return members;
+    }
+
+    /** The most members one {@link #members} call passed. */
+    int largestBatch() {
+        return largestBatch;
+    }
+
+    /** Asserts that nothing came twice or out of order, and that every collection ended. */
+    void assertConsistent() {
+        assertThat(problems).isEmpty();
+        assertThat(open.keySet()).as("collections without an end").isEmpty();
+    }
+
+    /** Applies the records, in the order they came, to {@code databases}. */
+    void replayOnto(Databases databases) {
+        records.forEach(record -> record.accept(databases));
+    }
+
+    /**
+     * Every live key of {@code keyspace}: a string as "value@deadline", a collection as
+     * "hash f=v ...@deadline" or "set m ...@deadline", members sorted.
+     */
+    static Map<String, String> describe(Keyspace keyspace) {
+        Map<String, String> keys = new TreeMap<>();
+        List<byte[]> names = new ArrayList<>();
+        keyspace.forEachKey(names::add);
+        for (byte[] key : names) {
+            long deadline = keyspace.deadline(key);
+            TreeMap<String, String> members = new TreeMap<>();
+            String contents = switch (keyspace.type(key)) {
+                case STRING -> utf8(keyspace.get(key)) + "@" + deadline;
+                case HASH -> {
+                    keyspace.hash(key).forEach((field, value) -> members.put(utf8(field), utf8(value)));
+                    yield collectionDescription(true, members, deadline);
+                }
+                case SET -> {
+                    keyspace.set(key).forEach(member -> members.put(utf8(member), ""));
+                    yield collectionDescription(false, members, deadline);
+                }
+            };
+            keys.put(utf8(key), contents);
+        }
+        return keys;
+    }
+
+    private record Collection(ValueType type, TreeMap<String, String> members) {
+    }
+
+    private static String collectionDescription(boolean hash, TreeMap<String, String> members, long deadline) {
+        StringBuilder text = new StringBuilder(hash ? "hash" : "set");
+        members.forEach((member, value) -> text.append(' ').append(member).append(hash ? "=" + value : ""));
+        return text.append('@').append(deadline).toString();
+    }
+}
