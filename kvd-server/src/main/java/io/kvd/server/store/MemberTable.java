@@ -66,8 +66,18 @@ final class MemberTable {
         return true;
     }
 
+    /**
+     * Visits every member in id order, not bucket order: the slab and, mostly, the pages are then
+     * read front to back, where the buckets' order jumps across both at random (a cache miss or
+     * two per member: iterating 1 M members took ~450 ms that way). The order is as arbitrary to
+     * clients as a hash table's.
+     */
     void forEach(BiConsumer<byte[], byte[]> visitor) {
-        table.forEach(id -> visitor.accept(slab.key(id), slab.value(id)));
+        for (int id = 1, end = slab.idLimit(); id < end; id++) {
+            if (slab.isLive(id)) {
+                visitor.accept(slab.key(id), slab.value(id));
+            }
+        }
     }
 
     /** Redis's dictScan over the members; the next cursor, 0 when done. */
