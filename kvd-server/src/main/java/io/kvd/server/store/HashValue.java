@@ -12,27 +12,10 @@ import java.util.function.BiConsumer;
  * insertion order, as Redis's listpack); past {@link EncodingLimits} they move to a
  * {@link MemberTable} ({@link Encoding#HASH_TABLE}) and stay there.
  */
-public final class HashValue {
-    private final Keyspace keyspace;
-    private final byte[] key;
-    /** The entry's id; 0 while the collection does not exist yet. */
-    private int id;
-    private Encoding encoding;
-    /** The compact encoding's bytes (null for an empty new collection), or null when {@link #table} is set. */
-    private byte[] packed;
-    private MemberTable table;
-    /** Inside {@link #putAll}: compact bytes are written once, at its end, not per field. */
-    private boolean holdingWrites;
-    private boolean unwritten;
-
+public final class HashValue extends StoredCollection {
     /** For a read only (a snapshot's), {@code id} may be 0 with the value given. */
     HashValue(Keyspace keyspace, byte[] key, int id, Encoding encoding, byte[] packed, MemberTable table) {
-        this.keyspace = keyspace;
-        this.key = key;
-        this.id = id;
-        this.encoding = encoding;
-        this.packed = packed;
-        this.table = table;
+        super(keyspace, key, id, encoding, packed, table);
     }
 
     /** The number of fields. */
@@ -73,7 +56,7 @@ public final class HashValue {
         byte[] listpack = packed == null ? Listpack.EMPTY : packed;
         int at = find(field);
         boolean added = at < 0;
-        store(added ? Listpack.append(listpack, field, value) : Listpack.replace(listpack, Listpack.next(listpack, at), value));
+        store(Encoding.HASH_LISTPACK, added ? Listpack.append(listpack, field, value) : Listpack.replace(listpack, Listpack.next(listpack, at), value));
         // As Redis's hashTypeSet: checked after an update too, so a lowered limit converts at the next HSET.
         if (Listpack.count(packed) > limits.hashMaxListpackEntries()) {
             convertToTable();
@@ -82,27 +65,11 @@ public final class HashValue {
     }
 
     /**
-     * HSET's pairs, {@code argv[from]} onwards: what a {@link #put} of each does, but a compact
-     * hash is written to the keyspace once, not once per field (a 10-field HSET rewrote the
-     * entry 10 times, and the pages kept the 9 old copies as holes until a compaction).
-     * Returns how many fields were new.
+     * HSET's pairs, {@code argv[from]} onwards: what a {@link #put} of each does, in one write
+     * of a compact hash ({@link #applyAll}). Returns how many fields were new.
      */
     public int putAll(byte[][] argv, int from) {
-        holdingWrites = true;
-        int created = 0;
-        try {
-            for (int i = from; i + 1 < argv.length; i += 2) {
-                if (put(argv[i], argv[i + 1])) {
-                    created++;
-                }
-            }
-        } finally {
-            holdingWrites = false;
-            if (unwritten) {
-                write();
-            }
-        }
-        return created;
+        return applyAll(argv, from, 2, i -> put(argv[i], argv[i + 1]));
     }
 
     /** Removes the field; true if it was there. Removing the last field deletes the key. */
@@ -112,7 +79,7 @@ public final class HashValue {
                 return false;
             }
             if (table.size() == 1) {
-                emptied();
+                emptied(Encoding.HASH_LISTPACK);
             } else {
                 keyspace.beforeTableChange(id);
                 table.remove(field);
@@ -124,9 +91,9 @@ public final class HashValue {
             return false;
         }
         if (Listpack.count(packed) == 1) {
-            emptied();
+            emptied(Encoding.HASH_LISTPACK);
         } else {
-            store(Listpack.remove(packed, at, 2));
+            store(Encoding.HASH_LISTPACK, Listpack.remove(packed, at, 2));
         }
         return true;
     }
@@ -167,47 +134,16 @@ public final class HashValue {
         return new byte[][] {Listpack.element(packed, at), Listpack.element(packed, Listpack.next(packed, at))};
     }
 
-    /** OBJECT ENCODING's name: listpack or hashtable. */
-    public String encoding() {
-        return encoding.objectEncoding;
-    }
-
     /** The field's position in the listpack, or -1 (also when the hash does not exist yet). */
     private int find(byte[] field) {
         return packed == null ? -1 : Listpack.find(packed, field, 2);
-    }
-
-    private void store(byte[] listpack) {
-        packed = listpack;
-        if (holdingWrites) {
-            unwritten = true;
-        } else {
-            write();
-        }
-    }
-
-    private void write() {
-        unwritten = false;
-        id = keyspace.storeCompact(id, key, Encoding.HASH_LISTPACK, packed);
     }
 
     /** Moves the fields into a table, for good (Redis never converts a hash back). */
     private void convertToTable() {
         MemberTable converted = new MemberTable();
         forEach(converted::put);
-        encoding = Encoding.HASH_TABLE;
-        id = keyspace.storeTable(id, key, encoding, converted);
-        table = converted;
-        packed = null;
-        unwritten = false;
+        storeTable(Encoding.HASH_TABLE, converted);
     }
 
-    /** The last field went: the key is deleted, and this hash is empty as if new. */
-    private void emptied() {
-        keyspace.removeEmptied(id);
-        id = 0;
-        encoding = Encoding.HASH_LISTPACK;
-        packed = null;
-        table = null;
-    }
 }

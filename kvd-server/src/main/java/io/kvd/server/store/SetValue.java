@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * {@link EncodingLimits} a set moves to a {@link MemberTable} ({@link Encoding#SET_TABLE}) and
  * stays there.
  */
-public final class SetValue {
+public final class SetValue extends StoredCollection {
     /**
      * A set of other members stays packed up to this many members, and members up to
      * {@link #LISTPACK_MAX_MEMBER} bytes (Redis 7.2's set-max-listpack-entries and -value defaults).
@@ -22,26 +22,9 @@ public final class SetValue {
     static final int LISTPACK_MAX_MEMBER = 64;
     private static final byte[] NO_VALUE = {};
 
-    private final Keyspace keyspace;
-    private final byte[] key;
-    /** The entry's id; 0 while the collection does not exist yet. */
-    private int id;
-    private Encoding encoding;
-    /** The compact encoding's bytes (null for an empty new collection), or null when {@link #table} is set. */
-    private byte[] packed;
-    private MemberTable table;
-    /** Inside {@link #addAll}: compact bytes are written once, at its end, not per member. */
-    private boolean holdingWrites;
-    private boolean unwritten;
-
     /** For a read only (a snapshot's), {@code id} may be 0 with the value given. */
     SetValue(Keyspace keyspace, byte[] key, int id, Encoding encoding, byte[] packed, MemberTable table) {
-        this.keyspace = keyspace;
-        this.key = key;
-        this.id = id;
-        this.encoding = encoding;
-        this.packed = packed;
-        this.table = table;
+        super(keyspace, key, id, encoding, packed, table);
     }
 
     /** The number of members. */
@@ -125,7 +108,7 @@ public final class SetValue {
             return false;
         }
         if (size() == 1) {
-            emptied();
+            emptied(Encoding.SET_INTSET);
         } else if (table != null) {
             keyspace.beforeTableChange(id);
             table.remove(member);
@@ -179,46 +162,12 @@ public final class SetValue {
                 : Listpack.element(packed, Listpack.entry(packed, index, 1));
     }
 
-    /** OBJECT ENCODING's name: intset or hashtable. */
-    public String encoding() {
-        return encoding.objectEncoding;
-    }
-
-    private void store(Encoding to, byte[] bytes) {
-        encoding = to;
-        packed = bytes;
-        if (holdingWrites) {
-            unwritten = true;
-        } else {
-            write();
-        }
-    }
-
-    private void write() {
-        unwritten = false;
-        id = keyspace.storeCompact(id, key, encoding, packed);
-    }
-
     /**
-     * SADD's members, {@code argv[from]} onwards: what an {@link #add} of each does, but a
-     * compact set is written to the keyspace once, not once per member. Returns how many were new.
+     * SADD's members, {@code argv[from]} onwards: what an {@link #add} of each does, in one write
+     * of a compact set ({@link #applyAll}). Returns how many were new.
      */
     public int addAll(byte[][] argv, int from) {
-        holdingWrites = true;
-        int added = 0;
-        try {
-            for (int i = from; i < argv.length; i++) {
-                if (add(argv[i])) {
-                    added++;
-                }
-            }
-        } finally {
-            holdingWrites = false;
-            if (unwritten) {
-                write();
-            }
-        }
-        return added;
+        return applyAll(argv, from, 1, i -> add(argv[i]));
     }
 
     /** Moves the members to a listpack or, for good, to a table (Redis never converts a set back). */
@@ -226,11 +175,7 @@ public final class SetValue {
         if (to == Encoding.SET_TABLE) {
             MemberTable converted = new MemberTable();
             forEach(member -> converted.put(member, NO_VALUE));
-            encoding = to;
-            id = keyspace.storeTable(id, key, to, converted);
-            table = converted;
-            packed = null;
-            unwritten = false;
+            storeTable(to, converted);
         } else if (packed == null) {
             // A new set: its first member's append creates it.
             encoding = to;
@@ -242,12 +187,4 @@ public final class SetValue {
         }
     }
 
-    /** The last member went: the key is deleted, and this set is empty as if new. */
-    private void emptied() {
-        keyspace.removeEmptied(id);
-        id = 0;
-        encoding = Encoding.SET_INTSET;
-        packed = null;
-        table = null;
-    }
 }
