@@ -64,7 +64,12 @@ final class WatchedKeys implements Databases.KeyWatcher {
         databases.watchKeys(this);
     }
 
-    /** UNWATCH, EXEC, DISCARD, a closed connection: the client watches nothing any more. */
+    /** True when no client watches anything (and the keyspaces tell nobody of their changes). */
+    boolean isEmpty() {
+        return watchers.isEmpty();
+    }
+
+        /** UNWATCH, EXEC, DISCARD, a closed connection: the client watches nothing any more. */
     void unwatchAll(Client client) {
         List<Watch> watches = client.watches();
         if (watches.isEmpty()) {

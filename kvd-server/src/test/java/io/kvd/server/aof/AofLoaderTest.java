@@ -226,4 +226,56 @@ class AofLoaderTest {
                 new String(kvd.keyspace.get(key), StandardCharsets.UTF_8) + " @" + kvd.keyspace.deadline(key)));
         return all;
     }
+
+    private static final String[] MULTI = cmd("MULTI");
+    private static final String[] EXEC = cmd("EXEC");
+
+    @Test
+    void transactionReplaysAsABlock() throws Exception {
+        AofFixture kvd = new AofFixture();
+        AofLoader.Result result = kvd.load(file(records(SET_A, MULTI, INCR_A, cmd("SET", "c", "3"), EXEC)));
+        assertThat(kvd.get("a")).isEqualTo("2");
+        assertThat(kvd.get("c")).isEqualTo("3");
+        assertThat(result.truncatedBytes()).isZero();
+        assertThat(kvd.client.inTransaction()).isFalse();
+    }
+
+    @Test
+    void tornTransactionAtEveryByteOffsetOfItsBlockLoadsAsIfItNeverRan() throws Exception {
+        String complete = records(SET_A, SET_B);
+        String block = records(MULTI, INCR_A, cmd("SET", "c", "3"), EXEC);
+        for (int cut = 1; cut < block.length(); cut++) {
+            AofFixture kvd = new AofFixture();
+            Path file = file(complete + block.substring(0, cut));
+            AofLoader.Result result = kvd.load(file);
+            assertThat(kvd.get("a")).as("cut at %d", cut).isEqualTo("1");
+            assertThat(kvd.get("b")).as("cut at %d", cut).isEqualTo("2");
+            assertThat(kvd.get("c")).as("cut at %d", cut).isNull();
+            assertThat(result.truncatedBytes()).as("cut at %d", cut).isEqualTo(cut);
+            assertThat(Files.size(file)).as("cut at %d", cut).isEqualTo(complete.length());
+            // The file now ends where a write may follow: it loads again without a cut.
+            assertThat(new AofFixture().load(file).truncatedBytes()).as("cut at %d", cut).isZero();
+        }
+    }
+
+    @Test
+    void loggedTransactionReplaysToTheSameKeyspace() throws Exception {
+        AofFixture writer = new AofFixture();
+        writer.server.commandLog().setEnabled(true);
+        writer.call("MULTI");
+        writer.call("SET", "a", "1");
+        writer.call("SADD", "s", "x", "y");
+        writer.call("SELECT", "2");
+        writer.call("INCR", "a");
+        writer.call("EXEC");
+        byte[] logged = new byte[writer.server.commandLog().records().readableBytes()];
+        writer.server.commandLog().records().readBytes(logged);
+        assertThat(new String(logged, StandardCharsets.UTF_8)).contains("MULTI").endsWith(records(EXEC));
+        AofFixture reader = new AofFixture();
+        reader.load(AofFixture.write(dir.resolve("appendonly.aof"), logged));
+        assertThat(reader.get("a")).isEqualTo("1");
+        assertThat(reader.call("SMEMBERS", "s")).isEqualTo("*2\r\n$1\r\nx\r\n$1\r\ny\r\n");
+        reader.call("SELECT", "2");
+        assertThat(reader.call("GET", "a")).isEqualTo("$1\r\n1\r\n");
+    }
 }
