@@ -35,6 +35,8 @@ public final class CommandLog {
     private int selectedDb = -1;
     /** The records of the EXEC running, or null outside one. */
     private List<Held> transaction;
+    /** What waits for the EXEC running to end (a rewrite's start), or null. */
+    private Runnable afterTransaction;
 
     public boolean isEnabled() {
         return enabled;
@@ -75,19 +77,33 @@ public final class CommandLog {
     void endTransaction() {
         List<Held> held = transaction;
         transaction = null;
-        if (held == null || held.isEmpty()) {
-            return;
+        if (held != null && !held.isEmpty()) {
+            boolean wrap = held.size() > 1;
+            if (wrap) {
+                write(held.get(0).db(), MULTI);
+            }
+            for (Held record : held) {
+                write(record.db(), record.argv());
+            }
+            if (wrap) {
+                write(held.get(held.size() - 1).db(), EXEC);
+            }
         }
-        boolean wrap = held.size() > 1;
-        if (wrap) {
-            write(held.get(0).db(), MULTI);
+        Runnable after = afterTransaction;
+        afterTransaction = null;
+        if (after != null) {
+            after.run();
         }
-        for (Held record : held) {
-            write(record.db(), record.argv());
-        }
-        if (wrap) {
-            write(held.get(held.size() - 1).db(), EXEC);
-        }
+    }
+
+    /** True while EXEC runs and its records are held. */
+    public boolean holdsTransaction() {
+        return transaction != null;
+    }
+
+    /** Runs {@code action} once the EXEC running has ended and its records are in {@link #records}. */
+    public void afterTransaction(Runnable action) {
+        afterTransaction = action;
     }
 
     private void write(int db, byte[]... argv) {
