@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static io.kvd.server.command.Command.Flag.*;
@@ -19,6 +20,10 @@ import static io.kvd.server.command.Command.Flag.*;
 public final class CommandTable {
     private static final CommandHandler PING = ConnectionCommands::ping;
     private static final CommandHandler EXEC = TransactionCommands::exec;
+    /** The commands with subcommands, whose name and arity are checked before a command is queued. */
+    private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
+            "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
+            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -229,9 +234,19 @@ public final class CommandTable {
             refuse(client, command, Errors.aofFailing(log.failure()));
             return null;
         }
+        // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
+        client.interacted(command.name(), client.keyspace().now());
         if (transaction != null && !TransactionCommands.runsWhileQueuing(command)) {
-            client.interacted(command.name(), client.keyspace().now());
-            transaction.queue(command, argv);
+            Subcommands subcommands = CONTAINERS.get(command.name());
+            String refusal = subcommands == null ? null : subcommands.refusal(argv);
+            if (refusal != null) {
+                refuse(client, command, refusal);
+                return null;
+            }
+            // As Redis 7.0's queueMultiCommand: a transaction EXEC will refuse keeps nothing more.
+            if (!transaction.isRefused() && !client.isWatchedKeyChanged()) {
+                transaction.queue(command, argv);
+            }
             client.reply().simpleString("QUEUED");
             return command;
         }
@@ -245,7 +260,6 @@ public final class CommandTable {
     static Command run(Client client, Command command, byte[][] argv) {
         CommandLog log = client.server().commandLog();
         boolean write = command.has(WRITE);
-        client.interacted(command.name(), client.keyspace().now());
         long changesBefore = client.keyspace().changes();
         try {
             command.handler().execute(client, argv);

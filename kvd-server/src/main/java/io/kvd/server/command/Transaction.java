@@ -18,10 +18,6 @@ final class Transaction {
     private boolean writes;
 
     void queue(Command command, byte[][] argv) {
-        // As Redis's queueMultiCommand: an aborted transaction keeps nothing more.
-        if (refusedCommand) {
-            return;
-        }
         byte[][] copy = new byte[argv.length][];
         for (int i = 0; i < argv.length; i++) {
             copy[i] = Arrays.copyOf(argv[i], argv[i].length);

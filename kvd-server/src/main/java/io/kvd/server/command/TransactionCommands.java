@@ -42,7 +42,8 @@ final class TransactionCommands {
             }
             return;
         }
-        client.discardTransaction();
+        // As Redis: the watches go before the commands run, the transaction (CLIENT LIST's x) after.
+        watched.unwatchAll(client);
         CommandLog log = client.server().commandLog();
         log.beginTransaction();
         try {
@@ -51,9 +52,9 @@ final class TransactionCommands {
                 CommandTable.run(client, queued.command(), queued.argv());
             }
         } finally {
+            client.discardTransaction();
             log.endTransaction();
         }
-        client.interacted("exec", client.keyspace().now());
     }
 
     /** DISCARD */

@@ -117,6 +117,19 @@ class TransactionsTest {
     }
 
     @Test
+    void unknownSubcommandOrItsWrongArityWhileQueuingMakesExecAbort() {
+        kvd.call("MULTI");
+        assertThat(kvd.call("CLIENT", "FOO")).isEqualTo("-ERR unknown subcommand 'FOO'. Try CLIENT HELP.\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo(EXECABORT);
+        kvd.call("MULTI");
+        assertThat(kvd.call("CONFIG", "GET")).isEqualTo("-ERR wrong number of arguments for 'config|get' command\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo(EXECABORT);
+        kvd.call("MULTI");
+        assertThat(kvd.call("CONFIG", "GET", "maxclients")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo("*1\r\n*2\r\n$10\r\nmaxclients\r\n$5\r\n10000\r\n");
+    }
+
+    @Test
     void noMultiCommandIsRefusedInsideATransactionAndMakesExecAbort() {
         kvd.call("MULTI");
         assertThat(kvd.call("SHUTDOWN")).isEqualTo("-ERR Command not allowed inside a transaction\r\n");
@@ -493,5 +506,39 @@ class TransactionsTest {
         assertThat(kvd.server.watchedKeys().isEmpty()).isTrue();
         assertThat(kvd.client.inTransaction()).isFalse();
         byOther("SET", "w", "1");
+    }
+
+    private String clientListLine(Client c) {
+        for (String line : byOther("CLIENT", "LIST").split("\n")) {
+            if (line.contains("id=" + c.id() + " ")) {
+                return line;
+            }
+        }
+        throw new AssertionError("client " + c.id() + " not listed");
+    }
+
+    @Test
+    void clientListShowsTheTransactionAndAChangedWatch() {
+        assertThat(clientListLine(kvd.client)).contains(" flags=N ").contains(" multi=-1 ");
+        kvd.call("WATCH", "w");
+        byOther("SET", "w", "1");
+        assertThat(clientListLine(kvd.client)).contains(" flags=d ").contains(" multi=-1 ");
+        kvd.call("UNWATCH");
+        kvd.call("MULTI");
+        kvd.call("PING");
+        assertThat(clientListLine(kvd.client)).contains(" flags=x ").contains(" multi=1 ").contains(" cmd=ping ");
+        kvd.call("CLIENT", "INFO");
+        assertThat(kvd.call("EXEC")).startsWith("*2\r\n+PONG\r\n").contains(" flags=x ").contains(" multi=2 ").contains(" cmd=exec ");
+        assertThat(clientListLine(kvd.client)).contains(" flags=N ").contains(" multi=-1 ").contains(" cmd=exec ");
+    }
+
+    @Test
+    void commandsQueuedAfterAWatchedKeyChangedAreNotKept() {
+        kvd.call("WATCH", "w");
+        byOther("SET", "w", "1");
+        kvd.call("MULTI");
+        assertThat(kvd.call("PING")).isEqualTo("+QUEUED\r\n");
+        assertThat(clientListLine(kvd.client)).contains(" flags=xd ").contains(" multi=0 ");
+        assertThat(kvd.call("EXEC")).isEqualTo(NULL_ARRAY);
     }
 }
