@@ -460,6 +460,43 @@ class TransactionsTest {
         assertThat(execPing()).isEqualTo(NULL_ARRAY);
     }
 
+    /** Sets w in database {@code db} with a deadline, then moves the clock past it: expired, not removed. */
+    private void expiredKeyIn(int db) {
+        kvd.setTime(CommandFixture.START_MS);
+        byOther("SELECT", Integer.toString(db));
+        byOther("SET", "w", "1");
+        byOther("PEXPIRE", "w", "50");
+        kvd.setTime(CommandFixture.START_MS + 100);
+    }
+
+    @Test
+    void flushOrSwapOfAKeyAlreadyExpiredWhenWatchedIsNoChange() {
+        expiredKeyIn(0);
+        kvd.call("WATCH", "w");
+        byOther("SWAPDB", "0", "1");
+        assertThat(execPing()).isEqualTo(PONG_ARRAY);
+        byOther("FLUSHALL");
+        expiredKeyIn(0);
+        kvd.call("WATCH", "w");
+        byOther("FLUSHALL");
+        assertThat(execPing()).isEqualTo(PONG_ARRAY);
+    }
+
+    @Test
+    void swapBringingAnExpiredKeyIsNoChangeAndBringingALiveOneIs() {
+        expiredKeyIn(1);
+        kvd.call("WATCH", "w");
+        byOther("SWAPDB", "0", "1");
+        assertThat(execPing()).isEqualTo(PONG_ARRAY);
+        byOther("FLUSHALL");
+        expiredKeyIn(0);
+        byOther("SELECT", "1");
+        byOther("SET", "w", "2");
+        kvd.call("WATCH", "w");
+        byOther("SWAPDB", "0", "1");
+        assertThat(execPing()).isEqualTo(NULL_ARRAY);
+    }
+
     @Test
     void activeExpiryOfAWatchedKeyIsAChange() {
         kvd.call("SET", "w", "1");
