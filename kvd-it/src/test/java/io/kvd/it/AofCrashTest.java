@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,6 +68,70 @@ class AofCrashTest {
                 assertThat(c.call("GET", "key:" + i)).isEqualTo(bulk("value:" + i));
             }
         }
+    }
+
+    /**
+     * A client runs MULTI, INCR a, INCR b, EXEC, pipelined, until a SIGKILL: after the restart
+     * a and b are equal (no transaction half applied) and at least the acknowledged count.
+     */
+    @Test
+    void transactionsAreWholeOrAbsentAfterSigkill() throws Exception {
+        for (int killAfterMs : new int[] {0, 50, 150}) {
+            Path dir = WorkDir.create("kvd-crash-tx");
+            KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
+            AtomicLong acknowledged = new AtomicLong();
+            CountDownLatch first = new CountDownLatch(1);
+            Thread writer = new Thread(() -> {
+                try (RespConnection c = RespConnection.open(kvd.port())) {
+                    byte[][] multi = {bytes("MULTI")};
+                    byte[][] incrA = {bytes("INCR"), bytes("a")};
+                    byte[][] incrB = {bytes("INCR"), bytes("b")};
+                    byte[][] exec = {bytes("EXEC")};
+                    while (true) {
+                        c.send(multi);
+                        c.send(incrA);
+                        c.send(incrB);
+                        c.send(exec);
+                        for (int i = 0; i < 3; i++) {
+                            c.readReply();
+                        }
+                        c.readReply();
+                        acknowledged.incrementAndGet();
+                        first.countDown();
+                    }
+                } catch (Exception killed) {
+                    // The server was killed.
+                }
+            });
+            writer.start();
+            first.await();
+            Thread.sleep(killAfterMs);
+            kvd.kill();
+            writer.join();
+            try (KvdProcess restarted = KvdProcess.startIn(dir); RespConnection c = RespConnection.open(restarted.port())) {
+                String a = c.call("GET", "a");
+                assertThat(c.call("GET", "b")).as("kill after %d ms", killAfterMs).isEqualTo(a);
+                long count = Long.parseLong(a.substring(a.indexOf('\n') + 1, a.length() - 2));
+                assertThat(count).as("kill after %d ms", killAfterMs).isGreaterThanOrEqualTo(acknowledged.get());
+            }
+        }
+    }
+
+    @Test
+    void transactionWithoutItsExecAtTheEndIsRevertedWithAWarning() throws Exception {
+        Path dir = WorkDir.create("kvd-torn-tx");
+        Files.writeString(dir.resolve("appendonly.aof"), "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n*1\r\n$5\r\nMULTI\r\n"
+                + "*3\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n*1\r\n$4\r\nEX");
+        try (KvdProcess kvd = KvdProcess.startIn(dir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(c.call("GET", "a")).isEqualTo(bulk("1"));
+            assertThat(c.call("EXISTS", "b")).isEqualTo(":0\r\n");
+            assertThat(kvd.log()).contains("ends inside a MULTI/EXEC block").contains("truncating it at offset 27");
+        }
+        assertThat(Files.size(dir.resolve("appendonly.aof"))).isEqualTo(27);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class AofInteropTest {
-    /** Writes of every kind whose record is rewritten or kept, with deadlines far ahead. */
+    /** Writes of every kind whose record is rewritten or kept, transactions too, with deadlines far ahead. */
     private static final List<List<String>> WRITES = List.of(
             List.of("SET", "plain", "v"),
             List.of("SET", "ex", "v", "EX", "100000"),
@@ -59,6 +59,16 @@ class AofInteropTest {
             List.of("SADD", "popped", "x", "y"),
             List.of("SPOP", "popped", "5"),
             bigSadd(),
+            List.of("MULTI"),
+            List.of("SET", "tx1", "v"),
+            List.of("HSET", "txhash", "f", "v"),
+            List.of("SELECT", "4"),
+            List.of("SET", "in4", "v"),
+            List.of("SELECT", "0"),
+            List.of("EXEC"),
+            List.of("MULTI"),
+            List.of("SET", "tx2", "v"),
+            List.of("EXEC"),
             List.of("SELECT", "3"),
             List.of("SET", "in3", "v"),
             List.of("SADD", "moving", "m"),
@@ -68,8 +78,9 @@ class AofInteropTest {
     /** The keys each database may hold after {@link #WRITES}. */
     private static final Map<Integer, List<String>> KEYS = Map.of(
             0, List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring", "gone", "past", "m1", "m2",
-                    "renamed", "hash", "bighash", "set", "ints", "popped", "bigset"),
+                    "renamed", "hash", "bighash", "set", "ints", "popped", "bigset", "tx1", "txhash", "tx2"),
             3, List.of("in3", "moving"),
+            4, List.of("in4"),
             5, List.of("moving"),
             6, List.of("moving"));
 

@@ -88,6 +88,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             return;
         }
         server.clients().remove(client.id());
+        client.disconnected();
         client.reply().discard();
         ctx.fireChannelInactive();
     }

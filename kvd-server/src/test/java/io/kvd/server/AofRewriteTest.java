@@ -113,6 +113,24 @@ class AofRewriteTest {
         }
     }
 
+    /** The snapshot must not cut a transaction in two: the INCR before BGREWRITEAOF would be applied twice. */
+    @Test
+    void bgrewriteaofInsideATransactionStartsOnceItEnded() throws Exception {
+        try (RespConnection c = new RespConnection(start())) {
+            c.call("SET", "a", "1");
+            c.call("MULTI");
+            c.call("INCR", "a");
+            c.call("BGREWRITEAOF");
+            c.call("INCR", "a");
+            c.call("EXEC");
+            awaitRewrites(c, 1);
+            c.call("INCR", "a");
+        }
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("GET", "a")).isEqualTo(BulkString.of("4"));
+        }
+    }
+
     @Test
     void bgrewriteaofWhileOneRunsIsRefused() throws Exception {
         try (RespConnection c = new RespConnection(start())) {

@@ -3,13 +3,16 @@ package io.kvd.server.aof;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * {@code java -jar kvd.jar --check-aof [--fix] FILE}, as redis-check-aof: reads every record,
  * reports the size and the end of the last good record, and with --fix truncates the file there
- * (without redis-check-aof's confirmation prompt). Exit code 0 when the file is (now) valid, else 1.
+ * (without redis-check-aof's confirmation prompt). A MULTI the file ends without an EXEC for counts
+ * as incomplete from the MULTI on, as the loader reverts it. Exit code 0 when the file is (now)
+ * valid, else 1.
  */
 public final class AofCheck {
     private AofCheck() {
@@ -21,11 +24,24 @@ public final class AofCheck {
             String problem = null;
             long validUpTo;
             try {
-                while (reader.next() != null) {
-                    // Only the format is checked.
+                long transactionStart = -1;
+                for (long recordStart = 0; ; recordStart = reader.validUpTo()) {
+                    byte[][] argv = reader.next();
+                    if (argv == null) {
+                        break;
+                    }
+                    // Beyond the format, only where transactions start and end is checked.
+                    if (transactionStart < 0 && isNamed(argv, "multi")) {
+                        transactionStart = recordStart;
+                    } else if (isNamed(argv, "exec")) {
+                        transactionStart = -1;
+                    }
                 }
                 validUpTo = reader.validUpTo();
-                if (reader.isTorn()) {
+                if (transactionStart >= 0) {
+                    validUpTo = transactionStart;
+                    problem = "the MULTI at offset " + transactionStart + " has no EXEC";
+                } else if (reader.isTorn()) {
                     problem = "the last record is incomplete, from offset " + validUpTo;
                 }
             } catch (AofFormatException e) {
@@ -51,5 +67,9 @@ public final class AofCheck {
             out.printf("Cannot check AOF %s: %s%n", file, e);
             return 1;
         }
+    }
+
+    private static boolean isNamed(byte[][] argv, String name) {
+        return new String(argv[0], StandardCharsets.US_ASCII).equalsIgnoreCase(name);
     }
 }

@@ -20,7 +20,9 @@ import java.nio.file.StandardOpenOption;
  * Startup replay: every record of the AOF runs through the command table, as a client's command
  * would, with the log off; the file is read and parsed on another thread meanwhile. As Redis loads: nothing expires while loading (the clock stands at 0,
  * so no deadline has passed; the caller sweeps afterwards), a torn last record is cut off with a
- * warning (aof-load-truncated yes), and anything else unreadable stops the start.
+ * warning (aof-load-truncated yes), and anything else unreadable stops the start. A MULTI..EXEC
+ * block replays as a transaction, applied at its EXEC; a MULTI the file ends without an EXEC for
+ * was never run (its EXEC was never acknowledged), and the file is cut back to before it.
  */
 public final class AofLoader {
     private static final Logger log = LoggerFactory.getLogger(AofLoader.class);
@@ -68,6 +70,7 @@ public final class AofLoader {
             long recordStart = 0;
             byte[][] keys = new byte[Keyspace.PREFETCH_KEYS][];
             int prefetchedRecords = 0;
+            long transactionStart = -1;
             for (byte[][] argv; (argv = reader.next()) != null; recordStart = reader.validUpTo()) {
                 Command command = commands.lookup(argv[0]);
                 if (command == null) {
@@ -87,6 +90,11 @@ public final class AofLoader {
                 }
                 prefetchedRecords--;
                 commands.call(client, command, argv);
+                if (!client.inTransaction()) {
+                    transactionStart = -1;
+                } else if (transactionStart < 0) {
+                    transactionStart = recordStart;
+                }
                 if (reader.records() == SIZING_SAMPLE_RECORDS) {
                     reserved = client.keyspace();
                     reserved.reserve(expectedRecords(reader));
@@ -100,16 +108,25 @@ public final class AofLoader {
             if (client != null) {
                 client.reply().discard();
             }
+            long validUpTo = reader.validUpTo();
+            boolean torn = reader.isTorn();
+            if (transactionStart >= 0) {
+                // As Redis's loader: the queued commands never ran, and the block goes as a torn tail does.
+                log.warn("AOF {} ends inside a MULTI/EXEC block: reverting the transaction that starts at offset {}",
+                        file, transactionStart);
+                validUpTo = transactionStart;
+                torn = true;
+            }
             long truncated = 0;
-            if (reader.isTorn()) {
-                truncated = reader.fileSize() - reader.validUpTo();
+            if (torn) {
+                truncated = reader.fileSize() - validUpTo;
                 log.warn("AOF {} ends in an incomplete record: truncating it at offset {}, dropping the last {} bytes "
-                        + "(a crash in the middle of a write)", file, reader.validUpTo(), truncated);
-                channel.truncate(reader.validUpTo());
+                        + "(a crash in the middle of a write)", file, validUpTo, truncated);
+                channel.truncate(validUpTo);
                 channel.force(true);
             }
             long loopCpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - startCpu;
-            return new Result(reader.records(), reader.validUpTo(), truncated, System.nanoTime() - startNanos, loopCpu,
+            return new Result(reader.records(), validUpTo, truncated, System.nanoTime() - startNanos, loopCpu,
                     reader.readerCpuNanos());
         } finally {
             if (reserved != null) {

@@ -50,10 +50,21 @@ public final class AofRewriter {
 
     /** Starts a rewrite; false (logged) if none could start. */
     public boolean start() {
-        if (running != null) {
+        if (running != null || state.aofRewrite().inProgress()) {
             return false;
         }
         long now = System.currentTimeMillis();
+        if (state.commandLog().holdsTransaction()) {
+            // BGREWRITEAOF inside EXEC: a snapshot in the middle would hold the commands before it
+            // while the delta held the whole transaction, so the rewrite starts once EXEC ended.
+            state.aofRewrite().started(now);
+            state.commandLog().afterTransaction(() -> startNow(now));
+            return true;
+        }
+        return startNow(now);
+    }
+
+    private boolean startNow(long now) {
         try {
             state.commandLog().selectAgain();
             running = AofRewrite.start(config.appendFile(), state.databases(), aof,

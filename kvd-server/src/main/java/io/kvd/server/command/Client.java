@@ -3,6 +3,9 @@ package io.kvd.server.command;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One connected client as commands see it: its identity (CLIENT ID/SETNAME/SETINFO), its pending
  * replies and the server around it. The connection it came in on stays behind {@link Connection}.
@@ -37,6 +40,12 @@ public final class Client {
     private byte[][] logRecord;
     /** The database SELECT chose. */
     private int db;
+    /** Between MULTI and EXEC or DISCARD; null otherwise. */
+    private Transaction transaction;
+    /** The keys WATCH registered (kept by {@link WatchedKeys}); empty until the first WATCH. */
+    private final List<WatchedKeys.Watch> watches = new ArrayList<>(0);
+    /** A watched key changed since WATCH (Redis's CLIENT_DIRTY_CAS): EXEC answers a null array. */
+    private boolean watchedKeyChanged;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -159,6 +168,48 @@ public final class Client {
         byte[][] record = logRecord;
         logRecord = null;
         return record;
+    }
+
+    /** True between MULTI and EXEC or DISCARD. */
+    public boolean inTransaction() {
+        return transaction != null;
+    }
+
+    Transaction transaction() {
+        return transaction;
+    }
+
+    void beginTransaction() {
+        transaction = new Transaction();
+    }
+
+    /** Redis's discardTransaction: out of MULTI, the queue and the watches dropped. */
+    void discardTransaction() {
+        transaction = null;
+        watchedKeyChanged = false;
+        server.watchedKeys().unwatchAll(this);
+    }
+
+    List<WatchedKeys.Watch> watches() {
+        return watches;
+    }
+
+    void watchedKeyChanged() {
+        watchedKeyChanged = true;
+    }
+
+    boolean isWatchedKeyChanged() {
+        return watchedKeyChanged;
+    }
+
+    void clearWatchedKeyChanged() {
+        watchedKeyChanged = false;
+    }
+
+    /** The connection closed: the client's watches go, and its transaction with it. */
+    public void disconnected() {
+        transaction = null;
+        server.watchedKeys().unwatchAll(this);
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

@@ -223,13 +223,21 @@ final class ClientCommand {
                 + " name=" + c.name()
                 + " age=" + (now - c.createdAtMs()) / 1000
                 + " idle=" + (now - c.lastInteractionMs()) / 1000
-                + " flags=N db=" + c.db() + " sub=0 psub=0 ssub=0 multi=-1 qbuf=" + c.connection().queryBufferBytes()
+                + " flags=" + flags(c) + " db=" + c.db() + " sub=0 psub=0 ssub=0"
+                + " multi=" + (c.transaction() == null ? -1 : c.transaction().queued().size())
+                + " qbuf=" + c.connection().queryBufferBytes()
                 + " qbuf-free=0 argv-mem=0 multi-mem=0"
                 + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + c.lastCommand()
                 + " user=default redir=-1 resp=2"
                 + " lib-name=" + c.libName()
                 + " lib-ver=" + c.libVersion();
+    }
+
+    /** Redis 7.0's letters, in its order: x in MULTI (EXEC included), d once a watched key changed; else N. */
+    private static String flags(Client c) {
+        String flags = (c.transaction() != null ? "x" : "") + (c.isWatchedKeyChanged() ? "d" : "");
+        return flags.isEmpty() ? "N" : flags;
     }
 
     private static boolean printableWithoutSpaces(byte[] text) {

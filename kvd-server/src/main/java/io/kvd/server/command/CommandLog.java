@@ -4,6 +4,9 @@ import io.kvd.codec.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The append-only file as commands see it: the records of the writes run since the AOF last took
  * them, in order, each a Redis command in RESP (what redis-server itself loads), and whether the
@@ -14,6 +17,12 @@ import io.netty.buffer.Unpooled;
 public final class CommandLog {
     private static final byte[] DEL = Args.bytes("DEL");
     private static final byte[] SELECT = Args.bytes("SELECT");
+    private static final byte[] MULTI = Args.bytes("MULTI");
+    private static final byte[] EXEC = Args.bytes("EXEC");
+
+    /** A record of a command run inside EXEC, held until the transaction ends. */
+    private record Held(int db, byte[][] argv) {
+    }
 
     /** On the heap: a server or test fixture that never logs holds no native memory for it. */
     private final ByteBuf records = Unpooled.buffer(4096);
@@ -24,6 +33,10 @@ public final class CommandLog {
     private boolean fsyncInProgress;
     /** The database the records so far leave selected on replay; -1 before the first (Redis's aof_selected_db). */
     private int selectedDb = -1;
+    /** The records of the EXEC running, or null outside one. */
+    private List<Held> transaction;
+    /** What waits for the EXEC running to end (a rewrite's start), or null. */
+    private Runnable afterTransaction;
 
     public boolean isEnabled() {
         return enabled;
@@ -33,11 +46,67 @@ public final class CommandLog {
         this.enabled = enabled;
     }
 
-    /** Appends one record of a command run in database {@code db}, after a SELECT if the last was for another, if enabled. */
+    /**
+     * Appends one record of a command run in database {@code db}, after a SELECT if the last was
+     * for another, if enabled. Inside EXEC it is held until {@link #endTransaction}; the arrays
+     * must then stay unchanged until it (they are the transaction's queued copies).
+     */
     public void append(int db, byte[]... argv) {
         if (!enabled) {
             return;
         }
+        if (transaction != null) {
+            transaction.add(new Held(db, argv));
+            return;
+        }
+        write(db, argv);
+    }
+
+    /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
+    void beginTransaction() {
+        if (enabled) {
+            transaction = new ArrayList<>();
+        }
+    }
+
+    /**
+     * EXEC ran its commands: as Redis 7.0's propagatePendingCommands, two or more records go out
+     * between MULTI (in the first one's database) and EXEC, a single one alone, none if nothing
+     * changed. They are one iteration's records, so one commit writes the block whole.
+     */
+    void endTransaction() {
+        List<Held> held = transaction;
+        transaction = null;
+        if (held != null && !held.isEmpty()) {
+            boolean wrap = held.size() > 1;
+            if (wrap) {
+                write(held.get(0).db(), MULTI);
+            }
+            for (Held record : held) {
+                write(record.db(), record.argv());
+            }
+            if (wrap) {
+                write(held.get(held.size() - 1).db(), EXEC);
+            }
+        }
+        Runnable after = afterTransaction;
+        afterTransaction = null;
+        if (after != null) {
+            after.run();
+        }
+    }
+
+    /** True while EXEC runs and its records are held. */
+    public boolean holdsTransaction() {
+        return transaction != null;
+    }
+
+    /** Runs {@code action} once the EXEC running has ended and its records are in {@link #records}. */
+    public void afterTransaction(Runnable action) {
+        afterTransaction = action;
+    }
+
+    private void write(int db, byte[]... argv) {
         if (db != selectedDb) {
             RespWriter.writeCommand(records, SELECT, Args.bytes(Integer.toString(db)));
             selectedDb = db;
@@ -53,9 +122,14 @@ public final class CommandLog {
         selectedDb = -1;
     }
 
-    /** A key's deadline passed: Redis logs a DEL, so that a later write to the name starts afresh on replay. */
+    /**
+     * A key's deadline passed: Redis logs a DEL, so that a later write to the name starts afresh on
+     * replay. Written at once even inside EXEC, before the transaction's records, as Redis 7.0 does.
+     */
     void expired(int db, byte[] key) {
-        append(db, DEL, key);
+        if (enabled) {
+            write(db, DEL, key);
+        }
     }
 
     /** The records not yet taken; the AOF reads and clears it, on the event loop. */

@@ -4,9 +4,11 @@ import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.store.WrongTypeException;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static io.kvd.server.command.Command.Flag.*;
@@ -17,6 +19,11 @@ import static io.kvd.server.command.Command.Flag.*;
  */
 public final class CommandTable {
     private static final CommandHandler PING = ConnectionCommands::ping;
+    private static final CommandHandler EXEC = TransactionCommands::exec;
+    /** The commands with subcommands, whose name and arity are checked before a command is queued. */
+    private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
+            "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
+            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -26,6 +33,13 @@ public final class CommandTable {
             command("auth", -2, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::auth),
             command("hello", -1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::hello),
             command("client", -2, flags(), 0, 0, 0, ClientCommand::client),
+
+            // transactions
+            command("multi", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::multi),
+            command("exec", 1, flags(NOSCRIPT, LOADING, STALE, SKIP_SLOWLOG), 0, 0, 0, EXEC),
+            command("discard", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::discard),
+            command("watch", -2, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 1, -1, 1, TransactionCommands::watch),
+            command("unwatch", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::unwatch),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -171,7 +185,7 @@ public final class CommandTable {
     public Command call(Client client, byte[][] argv) {
         Command command = lookup(argv[0]);
         if (command == null) {
-            client.reply().error(unknownCommand(argv));
+            refuse(client, null, unknownCommand(argv));
             return null;
         }
         return call(client, command, argv);
@@ -183,30 +197,69 @@ public final class CommandTable {
      */
     public Command call(Client client, Command command, byte[][] argv) {
         if (!command.arityMatches(argv.length)) {
-            client.reply().error(Errors.wrongArity(command.name()));
+            refuse(client, command, Errors.wrongArity(command.name()));
             return null;
         }
         if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
-            client.reply().error(DefaultUser.NOAUTH);
+            refuse(client, command, DefaultUser.NOAUTH);
+            return null;
+        }
+        Transaction transaction = client.transaction();
+        boolean execOfTransaction = transaction != null && command.handler() == EXEC;
+        if (transaction != null && command.has(NO_MULTI)) {
+            refuse(client, command, "ERR Command not allowed inside a transaction");
             return null;
         }
         // As Redis's processCommand: after authentication, before anything else can refuse.
         ClusterTopology cluster = client.server().config().cluster();
         if (cluster != null && !client.obeysEverySlot()) {
-            String redirection = redirection(cluster, command, argv);
+            String redirection = execOfTransaction
+                    ? redirection(cluster, transaction) : redirection(cluster, command, argv);
             if (redirection != null) {
+                // Redis discards the transaction a redirected EXEC would have run, and answers the redirection.
+                if (execOfTransaction) {
+                    client.discardTransaction();
+                } else if (transaction != null) {
+                    transaction.refuseExec();
+                }
                 client.reply().error(redirection);
                 return null;
             }
         }
         CommandLog log = client.server().commandLog();
-        boolean write = command.has(WRITE);
-        // As Redis's processCommand: a failing AOF refuses writes (and PING, so monitors notice).
-        if (log.failure() != null && (write || command.handler() == PING)) {
-            client.reply().error(Errors.aofFailing(log.failure()));
+        // As Redis's processCommand: a failing AOF refuses writes (and PING, so monitors notice),
+        // EXEC of a transaction with a write among them included.
+        if (log.failure() != null && (command.has(WRITE) || command.handler() == PING
+                || execOfTransaction && transaction.hasWrites())) {
+            refuse(client, command, Errors.aofFailing(log.failure()));
             return null;
         }
+        // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
         client.interacted(command.name(), client.keyspace().now());
+        if (transaction != null && !TransactionCommands.runsWhileQueuing(command)) {
+            Subcommands subcommands = CONTAINERS.get(command.name());
+            String refusal = subcommands == null ? null : subcommands.refusal(argv);
+            if (refusal != null) {
+                refuse(client, command, refusal);
+                return null;
+            }
+            // As Redis 7.0's queueMultiCommand: a transaction EXEC will refuse keeps nothing more.
+            if (!transaction.isRefused() && !client.isWatchedKeyChanged()) {
+                transaction.queue(command, argv);
+            }
+            client.reply().simpleString("QUEUED");
+            return command;
+        }
+        return run(client, command, argv);
+    }
+
+    /**
+     * Redis's call(): runs a command that passed the checks (or one EXEC runs), logs it if it was a
+     * write that changed the keyspace, counts it.
+     */
+    static Command run(Client client, Command command, byte[][] argv) {
+        CommandLog log = client.server().commandLog();
+        boolean write = command.has(WRITE);
         long changesBefore = client.keyspace().changes();
         try {
             command.handler().execute(client, argv);
@@ -221,6 +274,45 @@ public final class CommandTable {
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;
+    }
+
+    /**
+     * Redis's rejectCommand: the error reply of a command refused before it ran, which inside MULTI
+     * makes EXEC fail. A refused EXEC discards the transaction and says why, as EXECABORT even
+     * outside MULTI (Redis's execCommandAbort).
+     */
+    private static void refuse(Client client, Command command, String error) {
+        if (command != null && command.handler() == EXEC) {
+            client.discardTransaction();
+            // A generic error's "ERR " is not part of the reason.
+            String reason = error.startsWith("ERR ") ? error.substring(4) : error;
+            client.reply().error("EXECABORT Transaction discarded because of: " + reason);
+            return;
+        }
+        if (client.transaction() != null) {
+            client.transaction().refuseExec();
+        }
+        client.reply().error(error);
+    }
+
+    /** Redis's getNodeByQuery for EXEC: the keys of every queued command together, one slot served here. */
+    private static String redirection(ClusterTopology cluster, Transaction transaction) {
+        List<byte[]> keys = new ArrayList<>();
+        for (Transaction.Queued queued : transaction.queued()) {
+            Command command = queued.command();
+            byte[][] argv = queued.argv();
+            if (command.firstKey() > 0) {
+                int last = command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey();
+                for (int i = command.firstKey(); i <= last; i += command.step()) {
+                    keys.add(argv[i]);
+                }
+            } else if (command.movableKeys() != null) {
+                for (int position : command.movableKeys().positions(argv)) {
+                    keys.add(argv[position]);
+                }
+            }
+        }
+        return keys.isEmpty() ? null : cluster.redirection(keys.toArray(new byte[0][]), 0, -1, 1);
     }
 
     /** The slot check's error for the command's keys, at fixed positions or found in the request; null if served here. */

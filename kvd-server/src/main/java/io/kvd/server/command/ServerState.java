@@ -17,6 +17,7 @@ public final class ServerState {
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
+    private final WatchedKeys watchedKeys;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
@@ -58,6 +59,7 @@ public final class ServerState {
         this.databases = databases;
         this.expiryCycle = new ActiveExpiryCycle(databases);
         databases.onExpired(commandLog::expired);
+        this.watchedKeys = new WatchedKeys(databases);
         this.config = config;
         this.shutdown = shutdown;
     }
@@ -81,6 +83,10 @@ public final class ServerState {
 
     public CommandLog commandLog() {
         return commandLog;
+    }
+
+    WatchedKeys watchedKeys() {
+        return watchedKeys;
     }
 
     public AofRewriteStatus aofRewrite() {

@@ -44,17 +44,30 @@ final class Subcommands {
 
     /** Runs the subcommand named by {@code argv[1]}, after its arity check. */
     void dispatch(Client client, byte[][] argv) {
+        String refusal = refusal(argv);
+        if (refusal != null) {
+            throw new CommandError(refusal);
+        }
+        Command sub = byName.get(Args.utf8(argv[1]).toLowerCase(Locale.ROOT));
+        // Inside EXEC (the transaction still set) CLIENT LIST's cmd stays exec, as Redis's.
+        if (client.transaction() == null) {
+            client.interacted(sub.name(), client.lastInteractionMs());
+        }
+        sub.handler().execute(client, argv);
+    }
+
+    /**
+     * The error for a request naming no subcommand of this container or with the wrong argument
+     * count for it, or null: Redis refuses those before running or queuing anything.
+     */
+    String refusal(byte[][] argv) {
         String name = Args.utf8(argv[1]);
         Command sub = byName.get(name.toLowerCase(Locale.ROOT));
         if (sub == null) {
-            throw new CommandError("ERR unknown subcommand '" + name.substring(0, Math.min(name.length(), 128)) + "'. Try "
-                    + container.toUpperCase(Locale.ROOT) + " HELP.");
+            return "ERR unknown subcommand '" + name.substring(0, Math.min(name.length(), 128)) + "'. Try "
+                    + container.toUpperCase(Locale.ROOT) + " HELP.";
         }
-        if (!sub.arityMatches(argv.length)) {
-            throw new CommandError(Errors.wrongArity(sub.name()));
-        }
-        client.interacted(sub.name(), client.lastInteractionMs());
-        sub.handler().execute(client, argv);
+        return sub.arityMatches(argv.length) ? null : Errors.wrongArity(sub.name());
     }
 
     /** A subcommand as Redis names it, e.g. {@code client|setname}; flags and keys live in its COMMAND INFO. */

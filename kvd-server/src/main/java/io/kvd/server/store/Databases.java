@@ -13,12 +13,29 @@ public final class Databases {
         void expired(int db, byte[] key);
     }
 
+    /**
+     * Told of each key a change touches while someone WATCHes keys (Redis's signalModifiedKey and
+     * touchAllWatchedKeysInDb); the keyspaces only test for null when nobody does.
+     */
+    public interface KeyWatcher {
+        /** {@code key} of database {@code db} was written, deleted or expired (called after the change). */
+        void modified(int db, byte[] key);
+
+        /**
+         * Before FLUSHDB or FLUSHALL empties {@code emptied} ({@code replacedWith} null), or SWAPDB
+         * gives it {@code replacedWith}'s contents.
+         */
+        void replacing(Keyspace emptied, Keyspace replacedWith);
+    }
+
     private final Keyspace[] keyspaces;
     private final EncodingLimits limits;
     long now;
     long changes;
     long expiredKeys;
     ExpiryListener expiryListener = (db, key) -> { };
+    /** Null while no key is watched. */
+    KeyWatcher keyWatcher;
 
     public Databases(int count, long seed) {
         this(count, seed, new EncodingLimits());
@@ -73,6 +90,11 @@ public final class Databases {
         this.expiryListener = listener;
     }
 
+    /** Tells {@code watcher} of every key changed from now on; null stops it (nobody watches). */
+    public void watchKeys(KeyWatcher watcher) {
+        this.keyWatcher = watcher;
+    }
+
     /** Keys in every database. */
     public long size() {
         long keys = 0;
@@ -92,6 +114,10 @@ public final class Databases {
     /** SWAPDB: the two databases trade contents; clients stay on their numbers, as in Redis. */
     public void swap(int a, int b) {
         changes++;
+        if (keyWatcher != null) {
+            keyWatcher.replacing(keyspaces[a], keyspaces[b]);
+            keyWatcher.replacing(keyspaces[b], keyspaces[a]);
+        }
         keyspaces[a].swapContents(keyspaces[b]);
     }
 

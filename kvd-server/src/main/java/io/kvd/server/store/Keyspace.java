@@ -187,6 +187,7 @@ public final class Keyspace {
                 snapshot.beforeChange(id);
             }
             slab.setValue(id, bytes);
+            touched(key);
         }
         slab.setTag(id, encoding.ordinal());
         return id;
@@ -202,6 +203,9 @@ public final class Keyspace {
         databases.changes++;
         if (snapshot != null) {
             snapshot.beforeChange(id);
+        }
+        if (databases.keyWatcher != null) {
+            touched(slab.key(id));
         }
     }
 
@@ -276,6 +280,7 @@ public final class Keyspace {
         }
         databases.changes++;
         setDeadline(id, deadline);
+        touched(key);
         return true;
     }
 
@@ -394,8 +399,25 @@ public final class Keyspace {
         other.snapshot = swappedSnapshot;
     }
 
+    /**
+     * True if {@code key} is in the table, live or past its deadline (Redis's dictFind); removes
+     * nothing. For WATCH, which must tell a key that expired from one deleted.
+     */
+    public boolean holds(byte[] key) {
+        return table.find(key, PackedEntry.hash(key)) != 0;
+    }
+
+    /** True if {@code key} is in the table past its deadline (Redis's keyIsExpired); removes nothing. */
+    public boolean isExpired(byte[] key) {
+        int id = table.find(key, PackedEntry.hash(key));
+        return id != 0 && isDue(id);
+    }
+
     /** FLUSHDB */
     public void clear() {
+        if (databases.keyWatcher != null) {
+            databases.keyWatcher.replacing(this, null);
+        }
         databases.changes++;
         // The old slab is left as it is: a running snapshot goes on over it, untouched.
         snapshot = null;
@@ -509,6 +531,7 @@ public final class Keyspace {
             if (snapshot != null) {
                 snapshot.created(id);
             }
+            touched(key);
             return id;
         }
         if (snapshot != null) {
@@ -517,6 +540,7 @@ public final class Keyspace {
         releaseTable(id);
         slab.setValue(id, value);
         slab.setTag(id, 0);
+        touched(key);
         return id;
     }
 
@@ -558,10 +582,22 @@ public final class Keyspace {
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
+        byte[] watchedKey = databases.keyWatcher != null ? slab.key(id) : null;
         table.remove(id, hash);
         setDeadline(id, PERSISTENT);
         releaseTable(id);
         slab.free(id);
+        if (watchedKey != null) {
+            touched(watchedKey);
+        }
+    }
+
+    /** Tells the watcher, if anyone WATCHes keys, that {@code key} changed; a null check otherwise. */
+    private void touched(byte[] key) {
+        Databases.KeyWatcher watcher = databases.keyWatcher;
+        if (watcher != null) {
+            watcher.modified(index, key);
+        }
     }
 
     private Encoding encodingOf(int id) {

@@ -57,4 +57,18 @@ class AofCheckTest {
         assertThat(Files.readString(dir.resolve("appendonly.aof"))).isEqualTo(GOOD);
         assertThat(output()).contains("Successfully truncated AOF DIR/appendonly.aof from 109 to 54 bytes");
     }
+
+    @Test
+    void transactionWithoutItsExecIsIncompleteFromItsMulti() throws Exception {
+        String open = records(cmd("MULTI"), cmd("SET", "c", "3"));
+        assertThat(check(GOOD + open, false)).isEqualTo(1);
+        assertThat(output()).contains("ok_up_to=54").contains("(the MULTI at offset 54 has no EXEC)");
+        assertThat(check(GOOD + open + "*1\r\n$4\r\nEX", true)).isZero();
+        assertThat(Files.readString(dir.resolve("appendonly.aof"))).isEqualTo(GOOD);
+    }
+
+    @Test
+    void completeTransactionIsValid() {
+        assertThat(check(GOOD + records(cmd("MULTI"), cmd("SET", "c", "3"), cmd("EXEC")), false)).isZero();
+    }
 }

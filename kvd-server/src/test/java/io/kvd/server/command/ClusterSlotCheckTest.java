@@ -113,4 +113,36 @@ class ClusterSlotCheckTest {
         assertThat(kvd.callAs(replay, "MSET", "foo", "1", "bar", "2")).isEqualTo("+OK\r\n");
         assertThat(kvd.call("DBSIZE")).isEqualTo(":2\r\n");
     }
+
+    @Test
+    void redirectionWhileQueuingMakesExecAbort() {
+        assertThat(kvd.call("MULTI")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("GET", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("SET", "bar", "v")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo("-EXECABORT Transaction discarded because of previous errors.\r\n");
+    }
+
+    @Test
+    void execOfQueuedKeysInTwoSlotsIsCrossslotAndDiscardsTheTransaction() {
+        kvd.call("MULTI");
+        assertThat(kvd.call("SET", "bar", "1")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("SET", "hello", "1")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo(CROSSSLOT);
+        assertThat(kvd.call("EXEC")).isEqualTo("-ERR EXEC without MULTI\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":0\r\n");
+    }
+
+    @Test
+    void execOfQueuedKeysInOneSlotRuns() {
+        kvd.call("MULTI");
+        kvd.call("SET", "{bar}1", "a");
+        kvd.call("PING");
+        kvd.call("GET", "{bar}1");
+        assertThat(kvd.call("EXEC")).isEqualTo("*3\r\n+OK\r\n+PONG\r\n$1\r\na\r\n");
+    }
+
+    @Test
+    void watchOfAnotherNodesKeyIsMoved() {
+        assertThat(kvd.call("WATCH", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+    }
 }

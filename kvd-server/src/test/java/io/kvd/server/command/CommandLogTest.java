@@ -224,4 +224,66 @@ class CommandLogTest {
         // "first" and "k".
         assertThat(kvd.call("DBSIZE")).isEqualTo(":2\r\n");
     }
+
+    @Test
+    void transactionOfSeveralWritesIsLoggedBetweenMultiAndExec() {
+        kvd.call("MULTI");
+        kvd.call("SET", "a", "1");
+        kvd.call("GET", "a");
+        kvd.call("INCR", "a");
+        kvd.call("EXEC");
+        assertThat(kvd.logged()).isEqualTo(record("MULTI") + record("SET", "a", "1") + record("INCR", "a")
+                + record("EXEC"));
+    }
+
+    @Test
+    void transactionOfOneWriteIsLoggedAsThatWriteAloneAsRedisSevenDoes() {
+        kvd.call("MULTI");
+        kvd.call("SET", "a", "1");
+        kvd.call("GET", "a");
+        kvd.call("EXEC");
+        assertThat(kvd.logged()).isEqualTo(record("SET", "a", "1"));
+    }
+
+    @Test
+    void transactionThatChangedNothingLogsNothing() {
+        kvd.call("MULTI");
+        kvd.call("GET", "a");
+        kvd.call("DEL", "missing");
+        kvd.call("EXEC");
+        kvd.call("MULTI");
+        kvd.call("SET", "a", "1");
+        kvd.call("DISCARD");
+        kvd.call("MULTI");
+        kvd.call("SET", "a", "1");
+        kvd.call("NOSUCH");
+        kvd.call("EXEC");
+        assertThat(kvd.logged()).isEmpty();
+    }
+
+    @Test
+    void transactionAcrossDatabasesSelectsBeforeMultiAndBetweenItsRecords() {
+        kvd.call("SELECT", "3");
+        kvd.call("MULTI");
+        kvd.call("SET", "x", "1");
+        kvd.call("SELECT", "0");
+        kvd.call("SET", "y", "1");
+        kvd.call("EXEC");
+        assertThat(kvd.logged()).isEqualTo(record("SELECT", "3") + record("MULTI") + record("SET", "x", "1")
+                + record("SELECT", "0") + record("SET", "y", "1") + record("EXEC"));
+    }
+
+    @Test
+    void keyExpiredInsideATransactionIsDeletedBeforeItsBlock() {
+        kvd.call("SET", "k", "v", "PX", "1");
+        kvd.logged();
+        kvd.setTime(START_MS + 10);
+        kvd.call("MULTI");
+        kvd.call("SET", "z", "1");
+        kvd.call("GET", "k");
+        kvd.call("SET", "z", "2");
+        kvd.call("EXEC");
+        assertThat(kvd.logged()).isEqualTo(record("DEL", "k") + record("MULTI") + record("SET", "z", "1")
+                + record("SET", "z", "2") + record("EXEC"));
+    }
 }
