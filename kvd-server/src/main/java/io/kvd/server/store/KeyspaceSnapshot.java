@@ -29,8 +29,8 @@ public final class KeyspaceSnapshot {
         void string(int db, byte[] key, byte[] value, long deadline);
 
         /**
-         * Some members of the hash or set {@code key}: {@code elements[0, length)} are a set's
-         * members, or a hash's fields each followed by its value. The array is reused once the
+         * Some members of the hash, set or list {@code key}: {@code elements[0, length)} are a
+         * set's members, a list's elements in order, or a hash's fields each followed by its value. The array is reused once the
          * call returns.
          */
         void members(int db, byte[] key, ValueType type, byte[][] elements, int length);
@@ -115,6 +115,14 @@ public final class KeyspaceSnapshot {
     private void emit(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
         if (encoding.type == ValueType.STRING) {
             sink.string(db, key, bytes, deadline);
+        } else if (encoding.type == ValueType.LIST) {
+            // Whole, in this step: a list has no ids for a walk to follow (see DESIGN.md, Lists).
+            ListValue list = encoding.table ? new ListValue(keyspace, key, 0, encoding, null, tables.list(bytes))
+                    : new ListValue(keyspace, key, 0, encoding, bytes, null);
+            MemberBatch batch = new MemberBatch(sink, db, key, encoding.type,
+                    (int) Math.min(list.size(), membersPerBatch));
+            list.forEach(element -> batch.add(element, null));
+            batch.end(deadline);
         } else if (encoding.table) {
             walks.add(tables.get(bytes).startWalk(new MemberBatch(sink, db, key, encoding.type, membersPerBatch),
                     deadline));
