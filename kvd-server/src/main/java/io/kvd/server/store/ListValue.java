@@ -75,6 +75,9 @@ public final class ListValue extends StoredCollection {
 
     /** Pops up to {@code count} elements from one end, each handed to {@code popped} in order, as one change. */
     public void pop(boolean head, long count, Consumer<byte[]> popped) {
+        if (count == 0) {
+            return;
+        }
         beforeChange();
         for (long i = Math.min(count, list.size()); i > 0; i--) {
             popped.accept(head ? list.popFirst() : list.popLast());
