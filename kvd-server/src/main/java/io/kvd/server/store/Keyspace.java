@@ -359,7 +359,7 @@ public final class Keyspace {
         byte[] bytes = slab.value(id);
         long deadline = deadlineOf(id);
         if (encoding.table) {
-            bytes = target.tables.register(tableOf(id));
+            bytes = target.tables.register(tables.held(bytes));
         }
         delete(id, hash);
         target.storeTagged(key, encoding, bytes, deadline);

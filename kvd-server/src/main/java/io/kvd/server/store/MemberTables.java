@@ -33,6 +33,11 @@ final class MemberTables {
         return (MemberTable) tables[handle(handleBytes)];
     }
 
+    /** Whatever {@code handleBytes} names, to hand to another keyspace's tables (MOVE). */
+    Object held(byte[] handleBytes) {
+        return tables[handle(handleBytes)];
+    }
+
     QuickList list(byte[] handleBytes) {
         return (QuickList) tables[handle(handleBytes)];
     }

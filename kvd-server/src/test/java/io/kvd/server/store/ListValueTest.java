@@ -98,6 +98,21 @@ class ListValueTest {
     }
 
     @Test
+    void aLargeListMovesToAnotherDatabaseAndRenamesByReference() {
+        Databases two = new Databases(2, 7, limits);
+        ListValue list = two.get(0).listForWrite(b("l"));
+        for (int i = 0; i < 3000; i++) {
+            list.push(b("e" + i), false);
+        }
+        assertThat(two.get(0).move(b("l"), two.get(1))).isTrue();
+        assertThat(two.get(1).rename(b("l"), b("r"))).isTrue();
+        assertThat(two.get(1).list(b("r")).size()).isEqualTo(3000);
+        assertThat(s(two.get(1).list(b("r")).get(-1))).isEqualTo("e2999");
+        two.get(0).checkInvariants();
+        two.get(1).checkInvariants();
+    }
+
+    @Test
     void anElementLargerThanANodeGetsANodeOfItsOwn() {
         byte[] big = new byte[20_000];
         ListValue list = keyspace.listForWrite(b("l"));
