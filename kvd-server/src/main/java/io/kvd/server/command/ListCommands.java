@@ -3,7 +3,9 @@ package io.kvd.server.command;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ListValue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * List commands (Redis 7.0's t_list.c), blocking ones aside. A key with an empty list does not
@@ -65,7 +67,7 @@ final class ListCommands {
      */
     private static void pop(Client client, byte[][] argv, boolean head) {
         if (argv.length > 3) {
-            throw new CommandError(Errors.wrongArity(Args.utf8(argv[0]).toLowerCase(java.util.Locale.ROOT)));
+            throw new CommandError(Errors.wrongArity(Args.utf8(argv[0]).toLowerCase(Locale.ROOT)));
         }
         long count = -1;
         if (argv.length == 3) {
@@ -144,21 +146,15 @@ final class ListCommands {
             reply.arrayHeader(0);
             return;
         }
-        long size = list.size();
-        if (start < 0) {
-            start = Math.max(size + start, 0);
-        }
-        if (stop < 0) {
-            stop = size + stop;
-        }
-        if (start > stop || start >= size) {
+        long[] range = clamp(start, stop, list.size());
+        if (range == null) {
             reply.arrayHeader(0);
             return;
         }
-        long length = Math.min(stop, size - 1) - start + 1;
+        long length = range[1] - range[0] + 1;
         reply.arrayHeader((int) length);
         long[] left = {length};
-        list.walk(start, false, (bytes, offset, elementLength) -> {
+        list.walk(range[0], false, (bytes, offset, elementLength) -> {
             reply.bulk(bytes, offset, elementLength);
             return --left[0] > 0;
         });
@@ -170,20 +166,27 @@ final class ListCommands {
         long stop = Args.parseLong(argv[3]);
         ListValue list = client.keyspace().list(argv[1]);
         if (list != null) {
-            long size = list.size();
-            if (start < 0) {
-                start = Math.max(size + start, 0);
-            }
-            if (stop < 0) {
-                stop = size + stop;
-            }
-            if (start > stop || start >= size) {
+            long[] range = clamp(start, stop, list.size());
+            if (range == null) {
                 list.trim(1, 0);
             } else {
-                list.trim(start, Math.min(stop, size - 1));
+                list.trim(range[0], range[1]);
             }
         }
         client.reply().ok();
+    }
+
+    /**
+     * LRANGE's and LTRIM's indexes as Redis reads them: negative from the tail, the start at
+     * least 0, the stop at most the last; {@code {start, stop}}, or null when no element is in range.
+     */
+    private static long[] clamp(long start, long stop, long size) {
+        long from = start < 0 ? Math.max(size + start, 0) : start;
+        long to = stop < 0 ? size + stop : stop;
+        if (from > to || from >= size) {
+            return null;
+        }
+        return new long[] {from, Math.min(to, size - 1)};
     }
 
     /** LREM key count element: from the head for count > 0, the tail for count < 0, all for 0. */
@@ -365,7 +368,7 @@ final class ListCommands {
             reply.bulk(argv[i]);
             reply.arrayHeader((int) popped);
             list.pop(head, popped, reply::bulk);
-            client.logAs(head ? LPOP : RPOP, argv[i], Long.toString(popped).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            client.logAs(head ? LPOP : RPOP, argv[i], Long.toString(popped).getBytes(StandardCharsets.US_ASCII));
             return;
         }
         client.reply().nullArray();

@@ -1,5 +1,6 @@
 package io.kvd.server.store;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -166,8 +167,9 @@ public final class ListValue extends StoredCollection {
         });
     }
 
+    /** Whether the element {@code bytes[offset, offset + length)} is {@code value}. */
     public static boolean equal(byte[] bytes, int offset, int length, byte[] value) {
-        return length == value.length && java.util.Arrays.equals(bytes, offset, offset + length, value, 0, length);
+        return length == value.length && Arrays.equals(bytes, offset, offset + length, value, 0, length);
     }
 
     /** A list held by handle is changed in place: the keyspace is told first (a snapshot copies it). */
