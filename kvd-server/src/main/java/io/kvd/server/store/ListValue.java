@@ -141,11 +141,8 @@ public final class ListValue extends StoredCollection {
 
     /** LREM: removes up to |count| elements equal to {@code value} (0: all), from the tail when count is negative. */
     public long remove(long count, byte[] value) {
-        if (encoding.table) {
-            // Told first, in case a snapshot still wants the list as it is.
-            keyspace.beforeTableChange(id);
-        }
-        long removed = list.removeAll(value, count == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(count), count < 0);
+        long removed = list.removeAll(value, count == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(count), count < 0,
+                this::beforeChange);
         if (removed > 0) {
             afterChange();
         }

@@ -271,9 +271,9 @@ final class QuickList {
     /**
      * LREM: removes elements equal to {@code value}, at most {@code limit} of them (0: all), the
      * first ones, or the last ones {@code fromTail}; returns how many. Only nodes holding a match
-     * are rewritten.
+     * are rewritten; {@code beforeChange} runs once before the first is.
      */
-    long removeAll(byte[] value, long limit, boolean fromTail) {
+    long removeAll(byte[] value, long limit, boolean fromTail, Runnable beforeChange) {
         long removed = 0;
         for (int i = 0; i < nodeCount && (limit == 0 || removed < limit); ) {
             int k = fromTail ? nodeCount - 1 - i : i;
@@ -287,6 +287,9 @@ final class QuickList {
             if (matches == 0) {
                 i++;
                 continue;
+            }
+            if (removed == 0) {
+                beforeChange.run();
             }
             int take = limit == 0 ? matches : (int) Math.min(matches, limit - removed);
             // From the tail, the node's last matches go: skip its first ones.

@@ -405,6 +405,11 @@ class ListCommandsTest {
         kvd.call("LPOP", "missing");
         kvd.call("LPOP", "l", "0");
         kvd.call("LREM", "l", "0", "zz");
+        kvd.call(command("RPUSH", "long", List.of("x".repeat(5000), "y".repeat(5000))));
+        kvd.logged();
+        kvd.call("LREM", "long", "0", "zz");
+        kvd.call("LTRIM", "long", "0", "-1");
+        kvd.call("LPOP", "long", "0");
         kvd.call("LTRIM", "l", "0", "-1");
         kvd.call("LINSERT", "l", "before", "zz", "x");
         kvd.call("LMPOP", "1", "missing", "LEFT");
