@@ -72,6 +72,8 @@ final class QuickList {
     private int first = 2;
     private int nodeCount;
     private long size;
+    /** The element index inside the node {@link #locate} found. */
+    private int located;
 
     QuickList(int fill) {
         this.fill = fill;
@@ -453,9 +455,6 @@ final class QuickList {
             removeNode(k);
         }
     }
-
-    /** The element index inside the node {@link #locate} found. */
-    private int located;
 
     /** The node holding element {@code index}, walking from the nearer end; its offset in {@link #located}. */
     private int locate(long index) {
