@@ -77,6 +77,7 @@ final class AofRewrite {
     private static final byte[] SELECT = {'S', 'E', 'L', 'E', 'C', 'T'};
     private static final byte[] HSET = {'H', 'S', 'E', 'T'};
     private static final byte[] SADD = {'S', 'A', 'D', 'D'};
+    private static final byte[] RPUSH = {'R', 'P', 'U', 'S', 'H'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
@@ -145,7 +146,7 @@ final class AofRewrite {
             @Override
             public void members(int db, byte[] key, ValueType type, byte[][] elements, int length) {
                 select(db);
-                membersCommand(type == ValueType.HASH ? HSET : SADD, key, elements, length);
+                membersCommand(type == ValueType.HASH ? HSET : type == ValueType.LIST ? RPUSH : SADD, key, elements, length);
             }
 
             @Override
@@ -213,7 +214,8 @@ final class AofRewrite {
     }
 
     /**
-     * As Redis's rewriteHashObject and rewriteSetObject: a collection is HSET or SADD commands of
+     * As Redis's rewriteHashObject, rewriteSetObject and rewriteListObject: a collection is HSET,
+     * SADD or RPUSH (in order) commands of
      * up to {@link #ITEMS_PER_COMMAND} members each (the snapshot's batches), then its deadline.
      */
     private void membersCommand(byte[] name, byte[] key, byte[][] elements, int length) {

@@ -101,6 +101,25 @@ public final class CommandTable {
             command("sdiffstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sdiffstore),
             command("sscan", -3, flags(READONLY), 1, 1, 1, SetCommands::sscan),
 
+            // lists
+            command("lpush", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, ListCommands::lpush),
+            command("rpush", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, ListCommands::rpush),
+            command("lpushx", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, ListCommands::lpushx),
+            command("rpushx", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, ListCommands::rpushx),
+            command("lpop", -2, flags(WRITE, FAST), 1, 1, 1, ListCommands::lpop),
+            command("rpop", -2, flags(WRITE, FAST), 1, 1, 1, ListCommands::rpop),
+            command("llen", 2, flags(READONLY, FAST), 1, 1, 1, ListCommands::llen),
+            command("lindex", 3, flags(READONLY), 1, 1, 1, ListCommands::lindex),
+            command("lset", 4, flags(WRITE, DENYOOM), 1, 1, 1, ListCommands::lset),
+            command("linsert", 5, flags(WRITE, DENYOOM), 1, 1, 1, ListCommands::linsert),
+            command("lrange", 4, flags(READONLY), 1, 1, 1, ListCommands::lrange),
+            command("ltrim", 4, flags(WRITE), 1, 1, 1, ListCommands::ltrim),
+            command("lrem", 4, flags(WRITE), 1, 1, 1, ListCommands::lrem),
+            command("lpos", -3, flags(READONLY), 1, 1, 1, ListCommands::lpos),
+            command("lmove", 5, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::lmove),
+            command("rpoplpush", 3, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::rpoplpush),
+            command("lmpop", -4, flags(WRITE, MOVABLE_KEYS), ListCommands::lmpopKeys, ListCommands::lmpop),
+
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
             command("unlink", -2, flags(WRITE, FAST), 1, -1, 1, KeyCommands::unlink),

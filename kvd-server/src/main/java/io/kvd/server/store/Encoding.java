@@ -3,7 +3,7 @@ package io.kvd.server.store;
 /**
  * How a key's value is stored; its ordinal is the entry's tag in the {@link EntrySlab}. A compact
  * encoding keeps the whole value in the entry's bytes in the pages, like Redis's listpack and
- * intset; a table encoding keeps a {@link MemberTable} aside, and the entry's bytes name it.
+ * intset; a table encoding keeps a {@link MemberTable} (or a list's {@link QuickList}) aside, and the entry's bytes name it.
  * STRING is 0, the tag of an entry never tagged.
  */
 enum Encoding {
@@ -18,7 +18,11 @@ enum Encoding {
      * such a set in a hashtable (listpack sets came in 7.2), so OBJECT ENCODING says hashtable.
      */
     SET_LISTPACK(ValueType.SET, "hashtable", false),
-    SET_TABLE(ValueType.SET, "hashtable", true);
+    SET_TABLE(ValueType.SET, "hashtable", true),
+    /** A list within one node of list-max-listpack-size, packed like a listpack; Redis 7.0 says quicklist of every list. */
+    LIST_PACKED(ValueType.LIST, "quicklist", false),
+    /** A longer list: a {@link QuickList} held by handle like a table. */
+    LIST_QUICKLIST(ValueType.LIST, "quicklist", true);
 
     private static final Encoding[] BY_TAG = values();
 

@@ -9,6 +9,7 @@ public final class EncodingLimits {
     private int hashMaxListpackEntries = 512;
     private int hashMaxListpackValue = 64;
     private int setMaxIntsetEntries = 512;
+    private int listMaxListpackSize = -2;
 
     public int hashMaxListpackEntries() {
         return hashMaxListpackEntries;
@@ -32,5 +33,14 @@ public final class EncodingLimits {
 
     public void setSetMaxIntsetEntries(int entries) {
         this.setMaxIntsetEntries = entries;
+    }
+
+    /** Redis's list-max-listpack-size: negative, a node's bytes (-2: 8 KB); positive, its elements. */
+    public int listMaxListpackSize() {
+        return listMaxListpackSize;
+    }
+
+    public void setListMaxListpackSize(int size) {
+        this.listMaxListpackSize = size;
     }
 }

@@ -19,10 +19,10 @@ import java.util.function.Consumer;
  * Values and keys handed out are copies.
  *
  * <p>Each entry's tag in the slab is its {@link Encoding}. A string, a listpack hash and a small
- * set are the entry's bytes; a large collection is a {@link MemberTable} in {@link MemberTables},
- * and the entry's bytes hold its handle there, so a lookup finds any type the same way and
+ * set and a short list are the entry's bytes; a large collection is a {@link MemberTable} (a long
+ * list a {@link QuickList}) in {@link MemberTables}, and the entry's bytes hold its handle there, so a lookup finds any type the same way and
  * deleting a large collection is dropping one reference. Commands reach collections through
- * {@link HashValue} and {@link SetValue}; a typed accessor meeting another type throws
+ * {@link HashValue}, {@link SetValue} and {@link ListValue}; a typed accessor meeting another type throws
  * {@link WrongTypeException}.
  */
 public final class Keyspace {
@@ -168,6 +168,27 @@ public final class Keyspace {
                 : new SetValue(this, key, id, encoding, slab.value(id), null);
     }
 
+    /** The list under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public ListValue list(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : listOf(id, key);
+    }
+
+    /** The list under {@code key}, or an empty one that its first push creates. */
+    public ListValue listForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new ListValue(this, key, 0, Encoding.LIST_PACKED, null, null) : listOf(id, key);
+    }
+
+    private ListValue listOf(int id, byte[] key) {
+        Encoding encoding = encodingOf(id);
+        if (encoding.type != ValueType.LIST) {
+            throw new WrongTypeException();
+        }
+        return encoding.table ? new ListValue(this, key, id, encoding, null, tables.list(slab.value(id)))
+                : new ListValue(this, key, id, encoding, slab.value(id), null);
+    }
+
     /** Draws for collections' random members (HRANDFIELD, SRANDMEMBER, SPOP). */
     SplittableRandom random() {
         return random;
@@ -193,8 +214,11 @@ public final class Keyspace {
         return id;
     }
 
-    /** Puts {@code table} in place of entry {@code id}'s compact value (or under a new entry for {@code key}); returns the id. */
-    int storeTable(int id, byte[] key, Encoding encoding, MemberTable table) {
+    /**
+     * Puts {@code table} (a {@link MemberTable}, or a list's {@link QuickList}) in place of entry
+     * {@code id}'s compact value (or under a new entry for {@code key}); returns the id.
+     */
+    int storeTable(int id, byte[] key, Encoding encoding, Object table) {
         return storeCompact(id, key, encoding, tables.register(table));
     }
 
@@ -319,7 +343,8 @@ public final class Keyspace {
             return false;
         }
         Encoding encoding = encodingOf(id);
-        byte[] bytes = encoding.table ? target.tables.register(tableOf(id).copy()) : slab.value(id);
+        byte[] bytes = !encoding.table ? slab.value(id) : target.tables.register(
+                encoding.type == ValueType.LIST ? tables.list(slab.value(id)).copy() : tableOf(id).copy());
         target.storeTagged(to, encoding, bytes, deadlineOf(id));
         return true;
     }
@@ -339,7 +364,7 @@ public final class Keyspace {
         byte[] bytes = slab.value(id);
         long deadline = deadlineOf(id);
         if (encoding.table) {
-            bytes = target.tables.register(tableOf(id));
+            bytes = target.tables.register(tables.held(bytes));
         }
         delete(id, hash);
         target.storeTagged(key, encoding, bytes, deadline);
@@ -649,7 +674,11 @@ public final class Keyspace {
         table.forEach(id -> {
             if (encodingOf(id).table) {
                 withTable[0]++;
-                tableOf(id).checkInvariants();
+                if (encodingOf(id).type == ValueType.LIST) {
+                    tables.list(slab.value(id)).checkInvariants();
+                } else {
+                    tableOf(id).checkInvariants();
+                }
             }
             int slot = slab.deadlineSlot(id);
             if (slot != 0) {

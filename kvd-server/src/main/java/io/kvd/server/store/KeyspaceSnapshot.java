@@ -29,14 +29,23 @@ public final class KeyspaceSnapshot {
         void string(int db, byte[] key, byte[] value, long deadline);
 
         /**
-         * Some members of the hash or set {@code key}: {@code elements[0, length)} are a set's
-         * members, or a hash's fields each followed by its value. The array is reused once the
+         * Some members of the hash, set or list {@code key}: {@code elements[0, length)} are a
+         * set's members, a list's elements in order, or a hash's fields each followed by its value. The array is reused once the
          * call returns.
          */
         void members(int db, byte[] key, ValueType type, byte[][] elements, int length);
 
         /** Every member of the collection {@code key} was handed out; {@code deadline} is its deadline. */
         void membersEnd(int db, byte[] key, long deadline);
+    }
+
+    /** A large collection's copy in progress, stepped out of the snapshot's budget. */
+    interface CollectionWalk {
+        /** Looks at up to {@code maxIds} more members; true once all were handed out, the walk then ended. */
+        boolean step(int maxIds);
+
+        /** Stops being told of the collection's changes (finished, or the snapshot abandoned). */
+        void stop();
     }
 
     private final Keyspace keyspace;
@@ -49,7 +58,7 @@ public final class KeyspaceSnapshot {
     private final int db;
     private final IdWalk ids;
     /** The large collections handed out whose members are not all handed out yet, stepped in turn. */
-    private final ArrayDeque<MemberWalk> walks = new ArrayDeque<>();
+    private final ArrayDeque<CollectionWalk> walks = new ArrayDeque<>();
 
     KeyspaceSnapshot(Keyspace keyspace, EntrySlab slab, DeadlineIndex deadlines, MemberTables tables,
                      int membersPerBatch, Sink sink) {
@@ -68,7 +77,7 @@ public final class KeyspaceSnapshot {
      * entries, handing out what they hold; true once all were handed out.
      */
     public boolean step(int maxIds) {
-        MemberWalk walk = walks.peek();
+        CollectionWalk walk = walks.peek();
         if (walk == null) {
             ids.step(maxIds);
         } else if (walk.step(maxIds)) {
@@ -93,7 +102,7 @@ public final class KeyspaceSnapshot {
 
     /** Detaches the walks of collections not finished (the snapshot was abandoned). */
     void stopMemberWalks() {
-        walks.forEach(MemberWalk::stop);
+        walks.forEach(CollectionWalk::stop);
         walks.clear();
     }
 
@@ -115,6 +124,15 @@ public final class KeyspaceSnapshot {
     private void emit(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
         if (encoding.type == ValueType.STRING) {
             sink.string(db, key, bytes, deadline);
+        } else if (encoding == Encoding.LIST_QUICKLIST) {
+            walks.add(tables.list(bytes).startWalk(new MemberBatch(sink, db, key, encoding.type, membersPerBatch),
+                    deadline));
+        } else if (encoding.type == ValueType.LIST) {
+            ListValue list = new ListValue(keyspace, key, 0, encoding, bytes, null);
+            MemberBatch batch = new MemberBatch(sink, db, key, encoding.type,
+                    (int) Math.min(list.size(), membersPerBatch));
+            list.forEach(element -> batch.add(element, null));
+            batch.end(deadline);
         } else if (encoding.table) {
             walks.add(tables.get(bytes).startWalk(new MemberBatch(sink, db, key, encoding.type, membersPerBatch),
                     deadline));

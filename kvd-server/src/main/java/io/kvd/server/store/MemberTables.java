@@ -4,17 +4,18 @@ import java.util.Arrays;
 
 /**
  * The large collections of one keyspace generation, by handle: a table-encoded entry's bytes are
- * its handle (4 bytes, little-endian). A snapshot keeps the generation it started on, so it can
+ * its handle (4 bytes, little-endian). A hash's or set's is a {@link MemberTable}, a list's a
+ * {@link QuickList}: held alike, got by the type the entry's encoding says. A snapshot keeps the generation it started on, so it can
  * still read a collection after FLUSHALL replaced the keyspace's.
  */
 final class MemberTables {
-    private MemberTable[] tables = new MemberTable[4];
+    private Object[] tables = new Object[4];
     private int[] freeHandles = new int[4];
     private int freeCount;
     private int nextHandle;
 
     /** Keeps {@code table}; returns the bytes that name it. */
-    byte[] register(MemberTable table) {
+    byte[] register(Object table) {
         int handle;
         if (freeCount > 0) {
             handle = freeHandles[--freeCount];
@@ -29,7 +30,16 @@ final class MemberTables {
     }
 
     MemberTable get(byte[] handleBytes) {
+        return (MemberTable) tables[handle(handleBytes)];
+    }
+
+    /** Whatever {@code handleBytes} names, to hand to another keyspace's tables (MOVE). */
+    Object held(byte[] handleBytes) {
         return tables[handle(handleBytes)];
+    }
+
+    QuickList list(byte[] handleBytes) {
+        return (QuickList) tables[handle(handleBytes)];
     }
 
     /**

@@ -12,7 +12,7 @@ package io.kvd.server.store;
  * the table is frozen and the walk finishes it at leisure. Its members keep the key and database
  * of the start, which is where they replay, before whatever was logged after the start.
  */
-final class MemberWalk {
+final class MemberWalk implements KeyspaceSnapshot.CollectionWalk {
     private final MemberTable table;
     private final EntrySlab slab;
     private final MemberBatch batch;
@@ -28,7 +28,8 @@ final class MemberWalk {
     }
 
     /** Looks at up to {@code maxIds} more member ids; true once all were handed out, the walk then ended. */
-    boolean step(int maxIds) {
+    @Override
+    public boolean step(int maxIds) {
         if (!ids.step(maxIds)) {
             return false;
         }
@@ -38,7 +39,8 @@ final class MemberWalk {
     }
 
     /** Stops being told of the table's changes (finished, or the snapshot abandoned). */
-    void stop() {
+    @Override
+    public void stop() {
         table.endWalk(this);
     }
 

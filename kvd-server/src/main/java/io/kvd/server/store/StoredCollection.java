@@ -7,7 +7,9 @@ import java.util.function.IntPredicate;
  * while the collection does not exist yet), and how a change reaches the keyspace. A compact
  * encoding is rewritten whole and stored, or held until the end of a batch ({@link #applyAll});
  * a table is changed in place after {@link Keyspace#beforeTableChange}; a collection whose last
- * member went is deleted and becomes empty as if new.
+ * member went is deleted and becomes empty as if new. {@link ListValue} shares the entry, the
+ * compact store and the deletion; its long form is a {@link QuickList} of its own, not
+ * {@link #table}.
  */
 abstract class StoredCollection {
     final Keyspace keyspace;

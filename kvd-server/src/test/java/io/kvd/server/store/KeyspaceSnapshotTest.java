@@ -96,6 +96,76 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void listChangesAheadOfTheTraversalHandOutTheOldElementsInOrder() {
+        putKeys(5);
+        ListValue small = keyspace.listForWrite(b("small"));
+        small.push(b("a"), false);
+        small.push(b("a"), false);
+        small.push(b("b"), false);
+        ListValue large = keyspace.listForWrite(b("large"));
+        for (int i = 0; i < 3000; i++) {
+            large.push(b("e" + i), false);
+        }
+        keyspace.listForWrite(b("gone")).push(b("x"), false);
+        KeyspaceSnapshot snapshot = start();
+
+        keyspace.list(b("small")).push(b("new"), true);
+        keyspace.list(b("large")).pop(true);
+        keyspace.list(b("large")).set(100, b("changed"));
+        keyspace.list(b("gone")).pop(false);
+        finish(snapshot);
+
+        StringBuilder expectedLarge = new StringBuilder("list");
+        for (int i = 0; i < 3000; i++) {
+            expectedLarge.append(" e").append(i);
+        }
+        assertThat(handedOut()).containsEntry("small", "list a a b@-1")
+                .containsEntry("large", expectedLarge + "@-1").containsEntry("gone", "list x@-1").hasSize(8);
+    }
+
+    @Test
+    void aLongListChangedDuringItsWalkIsHandedOutAsItWas() {
+        ListValue large = keyspace.listForWrite(b("large"));
+        StringBuilder expected = new StringBuilder("list");
+        for (int i = 0; i < 5000; i++) {
+            large.push(b("e" + i), false);
+            expected.append(" e").append(i);
+        }
+        KeyspaceSnapshot snapshot = start();
+        snapshot.step(3);
+        snapshot.step(3);
+        // The walk started: pops then pushes write where popped elements were, in the same arrays.
+        ListValue list = keyspace.list(b("large"));
+        list.pop(true);
+        list.pop(false);
+        list.push(b("new-head"), true);
+        list.push(b("new-tail"), false);
+        list.set(2500, b("changed"));
+        list.insert(b("e100"), b("inserted"), true);
+        list.remove(0, b("e7"));
+        list.trim(10, 4000);
+        keyspace.rename(b("large"), b("renamed"));
+        finish(snapshot);
+        assertThat(handedOut()).containsOnly(Map.entry("large", expected + "@-1"));
+        assertThat(sink.largestBatch()).isEqualTo(64);
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void aListsRecordsReplayAsTheList() {
+        ListValue list = keyspace.listForWrite(b("l"));
+        for (int i = 0; i < 1000; i++) {
+            list.push(b(Integer.toString(i % 7)), i % 2 == 0);
+        }
+        keyspace.setDeadline(b("l"), NOW + 1000);
+        finish(start());
+        Databases replayed = new Databases(1, 3);
+        replayed.get(0).setTime(NOW);
+        sink.replayOnto(replayed);
+        assertThat(RecordingSink.describe(replayed.get(0))).isEqualTo(RecordingSink.describe(keyspace));
+    }
+
+    @Test
     void removalAheadOfTheTraversalHandsOutTheKeyFirst() {
         putKeys(20);
         KeyspaceSnapshot snapshot = start();

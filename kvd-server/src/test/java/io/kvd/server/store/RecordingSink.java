@@ -47,7 +47,10 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
         largestBatch = Math.max(largestBatch, length / step);
         for (int i = 0; i < length; i += step) {
             members++;
-            if (collection.put(utf8(elements[i]), step == 2 ? utf8(elements[i + 1]) : "") != null) {
+            if (type == ValueType.LIST) {
+                // A list's elements may repeat: kept by position, in order.
+                collection.put(position(collection.size()), utf8(elements[i]));
+            } else if (collection.put(utf8(elements[i]), step == 2 ? utf8(elements[i + 1]) : "") != null) {
                 problems.add("member " + utf8(elements[i]) + " of " + name + " twice");
             }
         }
@@ -57,6 +60,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             for (int i = 0; i < batch.length; i += step) {
                 if (type == ValueType.HASH) {
                     keyspace.hashForWrite(key).put(batch[i], batch[i + 1]);
+                } else if (type == ValueType.LIST) {
+                    keyspace.listForWrite(key).push(batch[i], false);
                 } else {
                     keyspace.setForWrite(key).add(batch[i]);
                 }
@@ -71,7 +76,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             problems.add("end of " + db + ":" + utf8(key) + " without members");
             return;
         }
-        handOut(db, key, collectionDescription(collection.type == ValueType.HASH, collection.members, deadline));
+        handOut(db, key, collection.type == ValueType.LIST ? listDescription(collection.members, deadline)
+                : collectionDescription(collection.type == ValueType.HASH, collection.members, deadline));
         if (deadline != Keyspace.PERSISTENT) {
             records.add(databases -> databases.get(db).setDeadline(key, deadline));
         }
@@ -130,6 +136,10 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                     keyspace.set(key).forEach(member -> members.put(utf8(member), ""));
                     yield collectionDescription(false, members, deadline);
                 }
+                case LIST -> {
+                    keyspace.list(key).forEach(element -> members.put(position(members.size()), utf8(element)));
+                    yield listDescription(members, deadline);
+                }
             };
             keys.put(utf8(key), contents);
         }
@@ -137,6 +147,17 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
     }
 
     private record Collection(ValueType type, TreeMap<String, String> members) {
+    }
+
+    private static String position(int index) {
+        return String.format("%010d", index);
+    }
+
+    /** "list a b a@deadline": the elements in order. */
+    private static String listDescription(TreeMap<String, String> elements, long deadline) {
+        StringBuilder text = new StringBuilder("list");
+        elements.values().forEach(element -> text.append(' ').append(element));
+        return text.append('@').append(deadline).toString();
     }
 
     private static String collectionDescription(boolean hash, TreeMap<String, String> members, long deadline) {
