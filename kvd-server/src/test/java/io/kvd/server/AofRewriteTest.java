@@ -330,11 +330,7 @@ class AofRewriteTest {
             assertThat(batchesDuring).isPositive();
             before = collections(c, keys);
         }
-        ByteArrayOutputStream report = new ByteArrayOutputStream();
-        assertThat(AofCheck.run(aof(), false, new PrintStream(report))).as(report.toString()).isZero();
-        try (RespConnection c = new RespConnection(restart())) {
-            assertThat(collections(c, keys)).isEqualTo(before);
-        }
+        assertRewrittenFileReloads(keys, before);
     }
 
     /**
@@ -374,11 +370,7 @@ class AofRewriteTest {
             assertThat(batchesDuring).isPositive();
             before = collections(c, keys);
         }
-        ByteArrayOutputStream report = new ByteArrayOutputStream();
-        assertThat(AofCheck.run(aof(), false, new PrintStream(report))).as(report.toString()).isZero();
-        try (RespConnection c = new RespConnection(restart())) {
-            assertThat(collections(c, keys)).isEqualTo(before);
-        }
+        assertRewrittenFileReloads(keys, before);
     }
 
     private static String[] randomListWrite(SplittableRandom random, String key) {
@@ -481,5 +473,14 @@ class AofRewriteTest {
             keys.put(name, ((BulkString) c.call("GET", name)).utf8() + "@" + c.call("PEXPIRETIME", name));
         }
         return keys;
+    }
+
+    /** The rewritten file passes --check-aof, and a restart from it holds {@code before} in {@code keys}. */
+    private void assertRewrittenFileReloads(List<String> keys, Map<String, String> before) throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        assertThat(AofCheck.run(aof(), false, new PrintStream(report))).as(report.toString()).isZero();
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(collections(c, keys)).isEqualTo(before);
+        }
     }
 }
