@@ -43,6 +43,8 @@ public final class Config {
     public static final String HASH_MAX_LISTPACK_ENTRIES = "hash-max-listpack-entries";
     public static final String HASH_MAX_LISTPACK_VALUE = "hash-max-listpack-value";
     public static final String SET_MAX_INTSET_ENTRIES = "set-max-intset-entries";
+    public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
+    public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
@@ -65,7 +67,9 @@ public final class Config {
     /** Older names Redis 7.0 still accepts, to the directive they name. */
     private static final Map<String, String> ALIASES = Map.of(
             "hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES,
-            "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE);
+            "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE,
+            "zset-max-ziplist-entries", ZSET_MAX_LISTPACK_ENTRIES,
+            "zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE);
 
     static {
         define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
@@ -88,6 +92,8 @@ public final class Config {
         define(new Directive(HASH_MAX_LISTPACK_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(SET_MAX_INTSET_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -371,6 +377,8 @@ public final class Config {
         encodingLimits.setHashMaxListpackEntries(Integer.parseInt(values.get(HASH_MAX_LISTPACK_ENTRIES)));
         encodingLimits.setHashMaxListpackValue(Integer.parseInt(values.get(HASH_MAX_LISTPACK_VALUE)));
         encodingLimits.setSetMaxIntsetEntries(Integer.parseInt(values.get(SET_MAX_INTSET_ENTRIES)));
+        encodingLimits.setZsetMaxListpackEntries(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_ENTRIES)));
+        encodingLimits.setZsetMaxListpackValue(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_VALUE)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));

@@ -18,7 +18,11 @@ enum Encoding {
      * such a set in a hashtable (listpack sets came in 7.2), so OBJECT ENCODING says hashtable.
      */
     SET_LISTPACK(ValueType.SET, "hashtable", false),
-    SET_TABLE(ValueType.SET, "hashtable", true);
+    SET_TABLE(ValueType.SET, "hashtable", true),
+    /** A small sorted set: members and their scores in (score, member) order ({@link ZSetValue}). */
+    ZSET_LISTPACK(ValueType.ZSET, "listpack", false),
+    /** A large sorted set: a {@link MemberTable} of member to score with its {@link ScoreOrder}. */
+    ZSET_SKIPLIST(ValueType.ZSET, "skiplist", true);
 
     private static final Encoding[] BY_TAG = values();
 

@@ -9,6 +9,8 @@ public final class EncodingLimits {
     private int hashMaxListpackEntries = 512;
     private int hashMaxListpackValue = 64;
     private int setMaxIntsetEntries = 512;
+    private int zsetMaxListpackEntries = 128;
+    private int zsetMaxListpackValue = 64;
 
     public int hashMaxListpackEntries() {
         return hashMaxListpackEntries;
@@ -32,5 +34,21 @@ public final class EncodingLimits {
 
     public void setSetMaxIntsetEntries(int entries) {
         this.setMaxIntsetEntries = entries;
+    }
+
+    public int zsetMaxListpackEntries() {
+        return zsetMaxListpackEntries;
+    }
+
+    public void setZsetMaxListpackEntries(int entries) {
+        this.zsetMaxListpackEntries = entries;
+    }
+
+    public int zsetMaxListpackValue() {
+        return zsetMaxListpackValue;
+    }
+
+    public void setZsetMaxListpackValue(int bytes) {
+        this.zsetMaxListpackValue = bytes;
     }
 }

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * set are the entry's bytes; a large collection is a {@link MemberTable} in {@link MemberTables},
  * and the entry's bytes hold its handle there, so a lookup finds any type the same way and
  * deleting a large collection is dropping one reference. Commands reach collections through
- * {@link HashValue} and {@link SetValue}; a typed accessor meeting another type throws
+ * {@link HashValue}, {@link SetValue} and {@link ZSetValue}; a typed accessor meeting another type throws
  * {@link WrongTypeException}.
  */
 public final class Keyspace {
@@ -166,6 +166,27 @@ public final class Keyspace {
         }
         return encoding.table ? new SetValue(this, key, id, encoding, null, tableOf(id))
                 : new SetValue(this, key, id, encoding, slab.value(id), null);
+    }
+
+    /** The sorted set under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public ZSetValue zset(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : zsetOf(id, key);
+    }
+
+    /** The sorted set under {@code key}, or an empty one that its first put creates. */
+    public ZSetValue zsetForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new ZSetValue(this, key, 0, Encoding.ZSET_LISTPACK, null, null) : zsetOf(id, key);
+    }
+
+    private ZSetValue zsetOf(int id, byte[] key) {
+        Encoding encoding = encodingOf(id);
+        if (encoding.type != ValueType.ZSET) {
+            throw new WrongTypeException();
+        }
+        return encoding.table ? new ZSetValue(this, key, id, encoding, null, tableOf(id))
+                : new ZSetValue(this, key, id, encoding, slab.value(id), null);
     }
 
     /** Draws for collections' random members (HRANDFIELD, SRANDMEMBER, SPOP). */

@@ -4,7 +4,8 @@ package io.kvd.server.store;
 public enum ValueType {
     STRING("string"),
     HASH("hash"),
-    SET("set");
+    SET("set"),
+    ZSET("zset");
 
     private final String typeName;
 
