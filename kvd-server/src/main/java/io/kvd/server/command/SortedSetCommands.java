@@ -1,9 +1,17 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.ValueType;
 import io.kvd.server.store.ZSetValue;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Sorted set commands (Redis 7.0's t_zset.c). A key with an empty sorted set does not exist:
@@ -19,6 +27,14 @@ final class SortedSetCommands {
     private static final String NOT_A_LEX_RANGE = "ERR min or max not valid string range item";
     private static final String LIMIT_NEEDS_BY = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
     private static final String WITHSCORES_BYLEX = "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    private static final String COUNT_OUT_OF_RANGE =
+            "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+    private static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    private static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    private static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    private static final byte[] ZPOPMIN = Args.bytes("ZPOPMIN");
+    private static final byte[] ZPOPMAX = Args.bytes("ZPOPMAX");
+    private static final int[] NO_KEYS = {};
     private static final String MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
 
     private enum By { RANK, SCORE, LEX }
@@ -485,6 +501,82 @@ final class SortedSetCommands {
         zset.removeRange(start, start + popped);
     }
 
+    /**
+     * ZRANDMEMBER key [count [WITHSCORES]]: as Redis's zrandmemberWithCountCommand, a negative
+     * count draws with repetition, a count of at least the size lists the whole set highest first, and
+     * another draws distinct members.
+     */
+    static void zrandmember(Client client, byte[][] argv) {
+        if (argv.length == 2) {
+            ZSetValue zset = client.keyspace().zset(argv[1]);
+            if (zset == null) {
+                client.reply().nullBulk();
+            } else {
+                client.reply().bulk(zset.memberAt(zset.random(zset.size())));
+            }
+            return;
+        }
+        long count = Args.parseLong(argv[2]);
+        if (count == Long.MIN_VALUE) {
+            throw new CommandError(COUNT_OUT_OF_RANGE);
+        }
+        if (argv.length > 4 || argv.length == 4 && !Args.is(argv[3], "withscores")) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        boolean withScores = argv.length == 4;
+        if (withScores && (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2)) {
+            throw new CommandError("ERR value is out of range");
+        }
+        ZSetValue zset = client.keyspace().zset(argv[1]);
+        if (zset == null || count == 0) {
+            client.reply().arrayHeader(0);
+            return;
+        }
+        int size = zset.size();
+        int[] ranks;
+        if (count < 0 || count == 1) {
+            long draws = count < 0 ? -count : 1;
+            client.reply().arrayHeader(withScores ? 2 * draws : draws);
+            for (long i = 0; i < draws; i++) {
+                replyMember(client, zset, zset.random(size), withScores);
+            }
+            return;
+        }
+        if (count >= size) {
+            ranks = new int[size];
+            // Highest first: Redis's zuiNext walks a sorted set from its tail.
+            for (int i = 0; i < size; i++) {
+                ranks[i] = size - 1 - i;
+            }
+        } else {
+            ranks = distinctRanks(zset, size, (int) count);
+        }
+        client.reply().arrayHeader(withScores ? 2 * ranks.length : ranks.length);
+        for (int rank : ranks) {
+            replyMember(client, zset, rank, withScores);
+        }
+    }
+
+    /** {@code count} distinct ranks of {@code size}, drawn at random (a partial Fisher-Yates shuffle). */
+    private static int[] distinctRanks(ZSetValue zset, int size, int count) {
+        HashMap<Integer, Integer> swapped = new HashMap<>();
+        int[] ranks = new int[count];
+        for (int i = 0; i < count; i++) {
+            int j = i + zset.random(size - i);
+            int atJ = swapped.getOrDefault(j, j);
+            ranks[i] = atJ;
+            swapped.put(j, swapped.getOrDefault(i, i));
+        }
+        return ranks;
+    }
+
+    private static void replyMember(Client client, ZSetValue zset, int rank, boolean withScores) {
+        client.reply().bulk(zset.memberAt(rank));
+        if (withScores) {
+            client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+        }
+    }
+
     /** ZSCAN key cursor [MATCH pattern] [COUNT count] */
     static void zscan(Client client, byte[][] argv) {
         long cursor = Scan.parseCursor(argv[2]);
@@ -502,6 +594,313 @@ final class SortedSetCommands {
             visitor.accept(Args.bytes(compact ? Scores.formatStored(score) : Scores.format(score)));
         });
         Scan.reply(client, cursor, options, walk, 2, options::matches);
+    }
+
+    /** ZUNION numkeys key [key ...] [WEIGHTS weight ...] [AGGREGATE SUM|MIN|MAX] [WITHSCORES] */
+    static void zunion(Client client, byte[][] argv) {
+        combine(client, argv, null, 1, Operation.UNION, false);
+    }
+
+    /** ZINTER numkeys key [key ...] [WEIGHTS weight ...] [AGGREGATE SUM|MIN|MAX] [WITHSCORES] */
+    static void zinter(Client client, byte[][] argv) {
+        combine(client, argv, null, 1, Operation.INTER, false);
+    }
+
+    /** ZDIFF numkeys key [key ...] [WITHSCORES] */
+    static void zdiff(Client client, byte[][] argv) {
+        combine(client, argv, null, 1, Operation.DIFF, false);
+    }
+
+    /** ZUNIONSTORE destination numkeys key [key ...] [WEIGHTS weight ...] [AGGREGATE SUM|MIN|MAX] */
+    static void zunionstore(Client client, byte[][] argv) {
+        combine(client, argv, argv[1], 2, Operation.UNION, false);
+    }
+
+    /** ZINTERSTORE destination numkeys key [key ...] [WEIGHTS weight ...] [AGGREGATE SUM|MIN|MAX] */
+    static void zinterstore(Client client, byte[][] argv) {
+        combine(client, argv, argv[1], 2, Operation.INTER, false);
+    }
+
+    /** ZDIFFSTORE destination numkeys key [key ...] */
+    static void zdiffstore(Client client, byte[][] argv) {
+        combine(client, argv, argv[1], 2, Operation.DIFF, false);
+    }
+
+    /** ZINTERCARD numkeys key [key ...] [LIMIT limit] */
+    static void zintercard(Client client, byte[][] argv) {
+        combine(client, argv, null, 1, Operation.INTER, true);
+    }
+
+    /** The keys of ZUNION, ZINTER, ZDIFF, ZINTERCARD and ZMPOP: numkeys, then that many keys. */
+    static int[] numkeysKeys(byte[][] argv) {
+        return keysAfterCount(argv, 1, false);
+    }
+
+    /** The keys of ZUNIONSTORE, ZINTERSTORE and ZDIFFSTORE: the destination, numkeys, then that many keys. */
+    static int[] storeKeys(byte[][] argv) {
+        return keysAfterCount(argv, 2, true);
+    }
+
+    private static int[] keysAfterCount(byte[][] argv, int countAt, boolean destination) {
+        int numkeys = Args.atoi(argv[countAt]);
+        if (numkeys < 1 || numkeys > argv.length - countAt - 1) {
+            return NO_KEYS;
+        }
+        int first = destination ? 1 : 0;
+        int[] positions = new int[first + numkeys];
+        if (destination) {
+            positions[0] = 1;
+        }
+        for (int i = 0; i < numkeys; i++) {
+            positions[first + i] = countAt + 1 + i;
+        }
+        return positions;
+    }
+
+    private enum Operation { UNION, INTER, DIFF }
+
+    private enum Aggregate { SUM, MIN, MAX }
+
+    /** One input of a combination: a sorted set's members and scores, or a set's with score 1, and its weight. */
+    private static final class Source {
+        final Map<ByteBuffer, Double> scores = new LinkedHashMap<>();
+        double weight = 1;
+    }
+
+    /**
+     * Redis's zunionInterDiffGenericCommand: numkeys, then every key's type (a set counts, each
+     * member scoring 1), then the options; inputs but the difference's first go smallest first,
+     * which decides the order of a sum's additions.
+     */
+    private static void combine(Client client, byte[][] argv, byte[] store, int countAt, Operation operation,
+                                boolean cardinalityOnly) {
+        long numkeys = Args.parseLong(argv[countAt]);
+        if (numkeys < 1) {
+            throw new CommandError("ERR at least 1 input key is needed for '" + Args.utf8(argv[0]).toLowerCase() + "' command");
+        }
+        if (numkeys > argv.length - countAt - 1) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        Keyspace keyspace = client.keyspace();
+        Source[] sources = new Source[(int) numkeys];
+        int j = countAt + 1;
+        for (int i = 0; i < sources.length; i++, j++) {
+            sources[i] = read(keyspace, argv[j]);
+        }
+        Aggregate aggregate = Aggregate.SUM;
+        boolean withScores = false;
+        long limit = 0;
+        while (j < argv.length) {
+            int remaining = argv.length - j;
+            if (operation != Operation.DIFF && !cardinalityOnly && remaining >= sources.length + 1
+                    && Args.is(argv[j], "weights")) {
+                j++;
+                for (Source source : sources) {
+                    source.weight = parseWeight(argv[j++]);
+                }
+            } else if (operation != Operation.DIFF && !cardinalityOnly && remaining >= 2 && Args.is(argv[j], "aggregate")) {
+                byte[] name = argv[j + 1];
+                if (Args.is(name, "sum")) {
+                    aggregate = Aggregate.SUM;
+                } else if (Args.is(name, "min")) {
+                    aggregate = Aggregate.MIN;
+                } else if (Args.is(name, "max")) {
+                    aggregate = Aggregate.MAX;
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
+                }
+                j += 2;
+            } else if (store == null && !cardinalityOnly && Args.is(argv[j], "withscores")) {
+                withScores = true;
+                j++;
+            } else if (cardinalityOnly && remaining >= 2 && Args.is(argv[j], "limit")) {
+                limit = Args.parseLong(argv[j + 1], LIMIT_NEGATIVE);
+                if (limit < 0) {
+                    throw new CommandError(LIMIT_NEGATIVE);
+                }
+                j += 2;
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        if (operation != Operation.DIFF) {
+            Arrays.sort(sources, Comparator.comparingInt(source -> source.scores.size()));
+        }
+        Map<ByteBuffer, Double> result = switch (operation) {
+            case UNION -> union(sources, aggregate);
+            case INTER -> intersection(sources, aggregate, cardinalityOnly ? limit : 0);
+            case DIFF -> difference(sources);
+        };
+        if (cardinalityOnly) {
+            client.reply().integer(result.size());
+            return;
+        }
+        List<Map.Entry<ByteBuffer, Double>> sorted = new ArrayList<>(result.entrySet());
+        sorted.sort((a, b) -> {
+            int c = Double.compare(a.getValue(), b.getValue());
+            return c != 0 ? c : Arrays.compareUnsigned(a.getKey().array(), b.getKey().array());
+        });
+        if (store != null) {
+            keyspace.remove(store);
+            if (!sorted.isEmpty()) {
+                ZSetValue stored = keyspace.zsetForWrite(store);
+                for (Map.Entry<ByteBuffer, Double> entry : sorted) {
+                    stored.put(entry.getKey().array(), entry.getValue());
+                }
+            }
+            client.reply().integer(sorted.size());
+            return;
+        }
+        client.reply().arrayHeader(withScores ? 2 * sorted.size() : sorted.size());
+        for (Map.Entry<ByteBuffer, Double> entry : sorted) {
+            client.reply().bulk(entry.getKey().array());
+            if (withScores) {
+                client.reply().bulk(Scores.format(entry.getValue()));
+            }
+        }
+    }
+
+    private static Source read(Keyspace keyspace, byte[] key) {
+        Source source = new Source();
+        if (keyspace.type(key) == ValueType.SET) {
+            keyspace.set(key).forEach(member -> source.scores.put(ByteBuffer.wrap(member), 1.0));
+            return source;
+        }
+        // WRONGTYPE for any type but these two.
+        ZSetValue zset = keyspace.zset(key);
+        for (int rank = 0, size = zset == null ? 0 : zset.size(); rank < size; rank++) {
+            source.scores.put(ByteBuffer.wrap(zset.memberAt(rank)), zset.scoreAt(rank));
+        }
+        return source;
+    }
+
+    private static double parseWeight(byte[] arg) {
+        try {
+            return Scores.parse(arg);
+        } catch (CommandError e) {
+            throw new CommandError("ERR weight value is not a float");
+        }
+    }
+
+    /** A source's score times its weight; 0 where that is NaN (0 times infinity), as Redis. */
+    private static double weighted(Source source, double score) {
+        double value = source.weight * score;
+        return Double.isNaN(value) ? 0 : value;
+    }
+
+    /** Redis's zunionInterAggregate: a sum of opposite infinities is 0. */
+    private static double aggregate(Aggregate aggregate, double target, double value) {
+        return switch (aggregate) {
+            case SUM -> {
+                double sum = target + value;
+                yield Double.isNaN(sum) ? 0 : sum;
+            }
+            case MIN -> Math.min(target, value);
+            case MAX -> Math.max(target, value);
+        };
+    }
+
+    private static Map<ByteBuffer, Double> union(Source[] sources, Aggregate aggregate) {
+        Map<ByteBuffer, Double> result = new HashMap<>();
+        for (Source source : sources) {
+            source.scores.forEach((member, score) ->
+                    result.merge(member, weighted(source, score), (old, value) -> aggregate(aggregate, old, value)));
+        }
+        return result;
+    }
+
+    /** The members of every source; {@code limit} (0 for none) stops counting early, for ZINTERCARD. */
+    private static Map<ByteBuffer, Double> intersection(Source[] sources, Aggregate aggregate, long limit) {
+        Map<ByteBuffer, Double> result = new HashMap<>();
+        for (Map.Entry<ByteBuffer, Double> entry : sources[0].scores.entrySet()) {
+            double score = weighted(sources[0], entry.getValue());
+            boolean everywhere = true;
+            for (int i = 1; i < sources.length && everywhere; i++) {
+                Double other = sources[i].scores.get(entry.getKey());
+                if (other == null) {
+                    everywhere = false;
+                } else {
+                    score = aggregate(aggregate, score, weighted(sources[i], other));
+                }
+            }
+            if (everywhere) {
+                result.put(entry.getKey(), score);
+                if (limit > 0 && result.size() >= limit) {
+                    break;
+                }
+            }
+        }
+        return result;
+    }
+
+    private static Map<ByteBuffer, Double> difference(Source[] sources) {
+        Map<ByteBuffer, Double> result = new HashMap<>(sources[0].scores);
+        for (int i = 1; i < sources.length; i++) {
+            result.keySet().removeAll(sources[i].scores.keySet());
+        }
+        return result;
+    }
+
+    /**
+     * ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]: pops from the first key holding a sorted
+     * set, replying [key, [[member, score] ...]]; logged as the ZPOPMIN or ZPOPMAX that ran, as
+     * Redis propagates it.
+     */
+    static void zmpop(Client client, byte[][] argv) {
+        long numkeys = Args.parseLong(argv[1], NUMKEYS_NOT_POSITIVE);
+        if (numkeys < 1) {
+            throw new CommandError(NUMKEYS_NOT_POSITIVE);
+        }
+        long whereAt = 1 + numkeys + 1;
+        if (whereAt >= argv.length) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        boolean max;
+        if (Args.is(argv[(int) whereAt], "min")) {
+            max = false;
+        } else if (Args.is(argv[(int) whereAt], "max")) {
+            max = true;
+        } else {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        long count = -1;
+        for (int j = (int) whereAt + 1; j < argv.length; j++) {
+            if (count == -1 && Args.is(argv[j], "count") && j + 1 < argv.length) {
+                j++;
+                count = Args.parseLong(argv[j], COUNT_NOT_POSITIVE);
+                if (count < 1) {
+                    throw new CommandError(COUNT_NOT_POSITIVE);
+                }
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        if (count == -1) {
+            count = 1;
+        }
+        Keyspace keyspace = client.keyspace();
+        for (int i = 2; i < whereAt; i++) {
+            ZSetValue zset = keyspace.zset(argv[i]);
+            if (zset == null) {
+                continue;
+            }
+            int size = zset.size();
+            int popped = (int) Math.min(count, size);
+            client.reply().arrayHeader(2);
+            client.reply().bulk(argv[i]);
+            client.reply().arrayHeader(popped);
+            for (int k = 0; k < popped; k++) {
+                int rank = max ? size - 1 - k : k;
+                client.reply().arrayHeader(2);
+                client.reply().bulk(zset.memberAt(rank));
+                client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+            }
+            int start = max ? size - popped : 0;
+            zset.removeRange(start, start + popped);
+            client.logAs(max ? ZPOPMAX : ZPOPMIN, argv[i], Args.bytes(Integer.toString(popped)));
+            return;
+        }
+        client.reply().nullArray();
     }
 
     private static void replyScore(Client client, double score) {

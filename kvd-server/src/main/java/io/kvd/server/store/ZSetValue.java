@@ -211,9 +211,9 @@ public final class ZSetValue extends StoredCollection {
         return table == null;
     }
 
-    /** A member's rank drawn at random; the set must not be empty. */
-    public int randomRank() {
-        return keyspace.random().nextInt(size());
+    /** A number drawn at random from {@code [0, bound)}, from the keyspace's random source (ZRANDMEMBER). */
+    public int random(int bound) {
+        return keyspace.random().nextInt(bound);
     }
 
     /** A score as a snapshot's {@link KeyspaceSnapshot.Sink#members} hands it out. */

@@ -43,11 +43,13 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             problems.add("members of " + name + " after its end");
         }
         TreeMap<String, String> collection = open.computeIfAbsent(name, k -> new Collection(type, new TreeMap<>())).members;
-        int step = type == ValueType.HASH ? 2 : 1;
+        int step = type == ValueType.SET ? 1 : 2;
         largestBatch = Math.max(largestBatch, length / step);
         for (int i = 0; i < length; i += step) {
             members++;
-            if (collection.put(utf8(elements[i]), step == 2 ? utf8(elements[i + 1]) : "") != null) {
+            String value = type == ValueType.ZSET ? Double.toString(ZSetValue.decodeScore(elements[i + 1]))
+                    : step == 2 ? utf8(elements[i + 1]) : "";
+            if (collection.put(utf8(elements[i]), value) != null) {
                 problems.add("member " + utf8(elements[i]) + " of " + name + " twice");
             }
         }
@@ -57,6 +59,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             for (int i = 0; i < batch.length; i += step) {
                 if (type == ValueType.HASH) {
                     keyspace.hashForWrite(key).put(batch[i], batch[i + 1]);
+                } else if (type == ValueType.ZSET) {
+                    keyspace.zsetForWrite(key).put(batch[i], ZSetValue.decodeScore(batch[i + 1]));
                 } else {
                     keyspace.setForWrite(key).add(batch[i]);
                 }
@@ -71,7 +75,7 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             problems.add("end of " + db + ":" + utf8(key) + " without members");
             return;
         }
-        handOut(db, key, collectionDescription(collection.type == ValueType.HASH, collection.members, deadline));
+        handOut(db, key, collectionDescription(collection.type, collection.members, deadline));
         if (deadline != Keyspace.PERSISTENT) {
             records.add(databases -> databases.get(db).setDeadline(key, deadline));
         }
@@ -124,11 +128,18 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                 case STRING -> utf8(keyspace.get(key)) + "@" + deadline;
                 case HASH -> {
                     keyspace.hash(key).forEach((field, value) -> members.put(utf8(field), utf8(value)));
-                    yield collectionDescription(true, members, deadline);
+                    yield collectionDescription(ValueType.HASH, members, deadline);
                 }
                 case SET -> {
                     keyspace.set(key).forEach(member -> members.put(utf8(member), ""));
-                    yield collectionDescription(false, members, deadline);
+                    yield collectionDescription(ValueType.SET, members, deadline);
+                }
+                case ZSET -> {
+                    ZSetValue zset = keyspace.zset(key);
+                    for (int rank = 0; rank < zset.size(); rank++) {
+                        members.put(utf8(zset.memberAt(rank)), Double.toString(zset.scoreAt(rank)));
+                    }
+                    yield collectionDescription(ValueType.ZSET, members, deadline);
                 }
             };
             keys.put(utf8(key), contents);
@@ -139,9 +150,9 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
     private record Collection(ValueType type, TreeMap<String, String> members) {
     }
 
-    private static String collectionDescription(boolean hash, TreeMap<String, String> members, long deadline) {
-        StringBuilder text = new StringBuilder(hash ? "hash" : "set");
-        members.forEach((member, value) -> text.append(' ').append(member).append(hash ? "=" + value : ""));
+    private static String collectionDescription(ValueType type, TreeMap<String, String> members, long deadline) {
+        StringBuilder text = new StringBuilder(type.typeName());
+        members.forEach((member, value) -> text.append(' ').append(member).append(type == ValueType.SET ? "" : "=" + value));
         return text.append('@').append(deadline).toString();
     }
 }
