@@ -279,7 +279,7 @@ public final class ZSetValue extends StoredCollection {
         System.arraycopy(members, at, members, at + 1, count - at);
         System.arraycopy(scores, at, scores, at + 1, count - at);
         members[at] = member.clone();
-        // A listpack keeps a score as d2string's text, where -0 is "0" (Redis's zzlInsertAt).
+        // Redis's listpack keeps a score as text, which it reads back as the integer 0 for minus zero.
         scores[at] = score == 0 ? 0.0 : score;
         count++;
     }
