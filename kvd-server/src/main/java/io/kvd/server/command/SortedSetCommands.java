@@ -535,9 +535,11 @@ final class SortedSetCommands {
         int size = zset.size();
         int[] ranks;
         if (count < 0 || count == 1) {
+            // As SRANDMEMBER: stops once the reply passed the hard output-buffer limit, which closes the client.
             long draws = count < 0 ? -count : 1;
+            long hardLimit = client.server().config().outputBufferLimit().hardBytes();
             client.reply().arrayHeader(withScores ? 2 * draws : draws);
-            for (long i = 0; i < draws; i++) {
+            for (long i = 0; i < draws && (hardLimit == 0 || client.reply().pendingBytes() < hardLimit); i++) {
                 replyMember(client, zset, zset.random(size), withScores);
             }
             return;
