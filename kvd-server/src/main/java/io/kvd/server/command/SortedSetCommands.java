@@ -95,6 +95,11 @@ final class SortedSetCommands {
         }
         Keyspace keyspace = client.keyspace();
         ZSetValue zset = xx ? keyspace.zset(argv[1]) : keyspace.zsetForWrite(argv[1]);
+        if (zset != null) {
+            // Redis 7.0's zaddGenericCommand creates a skip list only for a first member too long
+            // for a listpack (or a limit of 0 entries); it converts later as members come.
+            zset.expect(1, argv[scoreAt + 1].length);
+        }
         int[] counts = new int[3];
         double[] last = new double[1];
         if (zset != null) {
@@ -299,7 +304,7 @@ final class SortedSetCommands {
             ranks = page(ranks, offset, limit, rev);
         }
         if (store != null) {
-            store(client, store, zset, ranks[0], ranks[1], rev);
+            store(client, store, zset, ranks[0], ranks[1], rev, by == By.RANK);
         } else {
             replyRange(client, zset, ranks[0], ranks[1], rev, withScores);
         }
@@ -392,7 +397,8 @@ final class SortedSetCommands {
     }
 
     /** ZRANGESTORE's end: the range replaces {@code dst} (an empty one deletes it); replies its size. */
-    private static void store(Client client, byte[] dst, ZSetValue source, int start, int end, boolean reverse) {
+    private static void store(Client client, byte[] dst, ZSetValue source, int start, int end, boolean reverse,
+                              boolean byRank) {
         Keyspace keyspace = client.keyspace();
         byte[][] members = new byte[end - start][];
         double[] scores = new double[end - start];
@@ -404,6 +410,10 @@ final class SortedSetCommands {
         keyspace.remove(dst);
         if (members.length > 0) {
             ZSetValue stored = keyspace.zsetForWrite(dst);
+            // Redis's zrangeResultBeginStore: a skip list when a rank range's length passes the limit.
+            if (byRank) {
+                stored.expect(members.length, 0);
+            }
             for (int i = 0; i < members.length; i++) {
                 stored.put(members[i], scores[i]);
             }
@@ -739,13 +749,18 @@ final class SortedSetCommands {
         }
         List<Map.Entry<ByteBuffer, Double>> sorted = new ArrayList<>(result.entrySet());
         sorted.sort((a, b) -> {
-            int c = Double.compare(a.getValue(), b.getValue());
+            // -0 equals 0 here, as in Redis's skip list: the member decides.
+            double x = a.getValue();
+            double y = b.getValue();
+            int c = x < y ? -1 : x > y ? 1 : 0;
             return c != 0 ? c : Arrays.compareUnsigned(a.getKey().array(), b.getKey().array());
         });
         if (store != null) {
             keyspace.remove(store);
             if (!sorted.isEmpty()) {
                 ZSetValue stored = keyspace.zsetForWrite(store);
+                // Redis builds the result as a skip list and makes it a listpack if small enough.
+                stored.expect(sorted.size(), sorted.stream().mapToInt(entry -> entry.getKey().array().length).max().orElse(0));
                 for (Map.Entry<ByteBuffer, Double> entry : sorted) {
                     stored.put(entry.getKey().array(), entry.getValue());
                 }

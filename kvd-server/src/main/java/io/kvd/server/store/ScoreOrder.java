@@ -76,7 +76,7 @@ final class ScoreOrder {
         int count = 0;
         int node = root;
         while (node != 0) {
-            int c = Double.compare(scores[node], score);
+            int c = compareScores(scores[node], score);
             if (c == 0) {
                 c = Arrays.compareUnsigned(slab.key(node), member);
             }
@@ -119,6 +119,11 @@ final class ScoreOrder {
             }
         }
         return count;
+    }
+
+    /** Scores compared as C compares doubles: -0 equals 0, so the member decides (never NaN). */
+    static int compareScores(double a, double b) {
+        return a < b ? -1 : a > b ? 1 : 0;
     }
 
     /** Splits the treap at {@code node} into its first {@code count} members and the rest. */
@@ -173,7 +178,7 @@ final class ScoreOrder {
         for (int rank = 1; rank < size(); rank++) {
             int a = select(rank - 1);
             int b = select(rank);
-            int c = Double.compare(scores[a], scores[b]);
+            int c = compareScores(scores[a], scores[b]);
             Invariants.check(c < 0 || c == 0 && Arrays.compareUnsigned(slab.key(a), slab.key(b)) < 0,
                     "score order out of order at rank " + rank);
         }

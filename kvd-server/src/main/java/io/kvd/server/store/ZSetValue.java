@@ -18,6 +18,8 @@ public final class ZSetValue extends StoredCollection {
     private byte[][] members;
     private double[] scores;
     private int count;
+    /** A new set told it will be large ({@link #expect}): its first member creates a table. */
+    private boolean startAsTable;
 
     /** For a read only (a snapshot's), {@code id} may be 0 with the value given. */
     ZSetValue(Keyspace keyspace, byte[] key, int id, Encoding encoding, byte[] packed, MemberTable table) {
@@ -105,6 +107,9 @@ public final class ZSetValue extends StoredCollection {
      */
     public boolean put(byte[] member, double score) {
         EncodingLimits limits = keyspace.limits();
+        if (startAsTable && table == null && packed == null) {
+            convertToTable();
+        }
         if (table == null) {
             decode();
             int index = indexOf(member);
@@ -132,6 +137,17 @@ public final class ZSetValue extends StoredCollection {
         keyspace.beforeTableChange(id);
         table.put(member, MemberTable.scoreBytes(score));
         return old == null;
+    }
+
+    /**
+     * A set about to be created with up to {@code members} members, the longest
+     * {@code maxMemberLength} bytes, starts as a table when that passes the listpack limits
+     * (Redis's zsetTypeCreate): so a skip list keeps a score of -0 that a listpack would have made 0.
+     * No effect on a set that exists.
+     */
+    public void expect(long members, int maxMemberLength) {
+        EncodingLimits limits = keyspace.limits();
+        startAsTable = members > limits.zsetMaxListpackEntries() || maxMemberLength > limits.zsetMaxListpackValue();
     }
 
     /** Removes the member; true if it was there. Removing the last member deletes the key. */

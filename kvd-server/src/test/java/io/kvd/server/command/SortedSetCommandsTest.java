@@ -104,6 +104,24 @@ class SortedSetCommandsTest {
     }
 
     @Test
+    void minusZeroSurvivesInASkipListButNotInAListpack() {
+        kvd.keyspace.limits().setZsetMaxListpackEntries(2);
+        kvd.call("ZADD", "created", "-0", "a", "1", "b", "2", "c");
+        kvd.call("ZADD", "grown", "1", "b", "2", "c", "3", "d");
+        kvd.call("ZADD", "grown", "-0", "a");
+        assertThat(encoding("created")).isEqualTo("skiplist");
+        assertThat(kvd.call("ZSCORE", "created", "a")).isEqualTo(bulk("0"));
+        assertThat(kvd.call("ZSCORE", "grown", "a")).isEqualTo(bulk("-0"));
+    }
+
+    @Test
+    void minusZeroAndZeroAreEqualScoresOrderedByMember() {
+        kvd.keyspace.limits().setZsetMaxListpackEntries(0);
+        kvd.call("ZADD", "z", "-0", "z1", "0", "6", "-0", "-2");
+        assertThat(kvd.call("ZRANGE", "z", "0", "-1", "WITHSCORES")).isEqualTo(array("-2", "-0", "6", "0", "z1", "-0"));
+    }
+
+    @Test
     void zaddIncrRepliesTheNewScoreOrNilWhenSkipped() {
         assertThat(kvd.call("ZADD", "z", "INCR", "1.5", "a")).isEqualTo(bulk("1.5"));
         assertThat(kvd.call("ZADD", "z", "INCR", "1", "a")).isEqualTo(bulk("2.5"));
