@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 /**
  * Sorted-set scores as Redis 7.0 reads and prints them: C's strtod (decimal, hexadecimal,
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 final class Scores {
     private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
     private static final double LONG_RANGE = 9.223372036854775808e18;
+    private static final Pattern DECIMAL = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    private static final Pattern HEX = Pattern.compile("([0-9a-fA-F]+(\\.[0-9a-fA-F]*)?|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?");
 
     private Scores() {
     }
@@ -66,27 +69,22 @@ final class Scores {
     /** strtod without the range check: NaN for anything that is not one whole number. */
     private static double strtodOrNaN(byte[] arg, int from) {
         String text = new String(arg, from, arg.length - from, StandardCharsets.ISO_8859_1);
-        int sign = 0;
-        if (!text.isEmpty() && (text.charAt(0) == '+' || text.charAt(0) == '-')) {
-            sign = 1;
-        }
-        String body = text.substring(sign).toLowerCase();
-        boolean negative = sign == 1 && text.charAt(0) == '-';
-        if (body.equals("inf") || body.equals("infinity")) {
-            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        if (body.startsWith("0x")) {
+        boolean negative = !text.isEmpty() && text.charAt(0) == '-';
+        String body = !text.isEmpty() && (negative || text.charAt(0) == '+') ? text.substring(1) : text;
+        double value;
+        if (body.length() > 2 && body.charAt(0) == '0' && (body.charAt(1) == 'x' || body.charAt(1) == 'X')) {
             String hex = body.substring(2);
-            if (!hex.matches("([0-9a-f]+(\\.[0-9a-f]*)?|\\.[0-9a-f]+)(p[+-]?[0-9]+)?")) {
+            if (!HEX.matcher(hex).matches()) {
                 return Double.NaN;
             }
-            double value = Double.parseDouble("0x" + (hex.contains("p") ? hex : hex + "p0"));
-            return negative ? -value : value;
-        }
-        if (!body.matches("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(e[+-]?[0-9]+)?")) {
+            value = Double.parseDouble("0x" + (hex.indexOf('p') >= 0 || hex.indexOf('P') >= 0 ? hex : hex + "p0"));
+        } else if (DECIMAL.matcher(body).matches()) {
+            value = Double.parseDouble(body);
+        } else if (body.equalsIgnoreCase("inf") || body.equalsIgnoreCase("infinity")) {
+            value = Double.POSITIVE_INFINITY;
+        } else {
             return Double.NaN;
         }
-        double value = Double.parseDouble(body);
         return negative ? -value : value;
     }
 

@@ -100,6 +100,7 @@ final class SortedSetCommands {
             // for a listpack (or a limit of 0 entries); it converts later as members come.
             zset.expect(1, argv[scoreAt + 1].length);
         }
+        // Added, updated, processed (not skipped by an option); the last score, for INCR's reply.
         int[] counts = new int[3];
         double[] last = new double[1];
         if (zset != null) {

@@ -78,7 +78,7 @@ final class ScoreOrder {
         while (node != 0) {
             int c = compareScores(scores[node], score);
             if (c == 0) {
-                c = Arrays.compareUnsigned(slab.key(node), member);
+                c = slab.compareKey(node, member);
             }
             if (c < 0) {
                 count += sizes[left[node]] + 1;
@@ -110,7 +110,7 @@ final class ScoreOrder {
         int count = 0;
         int node = root;
         while (node != 0) {
-            int c = Arrays.compareUnsigned(slab.key(node), member);
+            int c = slab.compareKey(node, member);
             if (c < 0 || inclusive && c == 0) {
                 count += sizes[left[node]] + 1;
                 node = right[node];

@@ -1,6 +1,8 @@
 package io.kvd.server.store;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
+import java.util.function.ObjDoubleConsumer;
 
 /**
  * The sorted set stored under one key, for the command running: got from {@link Keyspace#zset}
@@ -204,7 +206,7 @@ public final class ZSetValue extends StoredCollection {
     }
 
     /** ZADD's pairs and the like, in one write of a listpack ({@link StoredCollection#applyAll}). */
-    public int applyAll(byte[][] argv, int from, java.util.function.IntPredicate change) {
+    public int applyAll(byte[][] argv, int from, IntPredicate change) {
         return applyAll(argv, from, 2, change);
     }
 
@@ -212,7 +214,7 @@ public final class ZSetValue extends StoredCollection {
      * ZSCAN's step: visits the members of the bucket the cursor names with their scores and
      * returns the next cursor, 0 when done; a listpack visits every member at once and returns 0.
      */
-    public long scan(long cursor, java.util.function.ObjDoubleConsumer<byte[]> visitor) {
+    public long scan(long cursor, ObjDoubleConsumer<byte[]> visitor) {
         if (table != null) {
             return table.scan(cursor, (member, score) -> visitor.accept(member, MemberTable.score(score)));
         }
