@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # HSET, SADD and SPOP throughput (redis-benchmark -t hset,sadd,spop -c 50 -r 100000, pipeline 1
-# and 16), kvd started with the README's command against redis-server, a fresh server each, in
+# and 16; TESTS=zadd,zpopmin for sorted sets), kvd started with the README's command against redis-server, a fresh server each, in
 # alternating rounds. With WARM=1 each server first runs the same benchmark once unmeasured (the
 # JIT's warm-up; Redis needs none).
-# Usage: [WARM=1] collections_throughput.sh [rounds]   (from the repository root after `mvn package`)
+# Usage: [WARM=1] [TESTS=a,b] collections_throughput.sh [rounds]   (from the repository root after `mvn package`)
 set -euo pipefail
 ROUNDS=${1:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
 
 bench() {
-    redis-benchmark -p "$1" -t hset,sadd,spop -c 50 -P "$2" -r 100000 -n "$3" --csv 2>/dev/null \
+    redis-benchmark -p "$1" -t "${TESTS:-hset,sadd,spop}" -c 50 -P "$2" -r 100000 -n "$3" --csv 2>/dev/null \
         | grep -v '^"test' | tr -d '"' | cut -d, -f1,2 | tr '\n' ' '
 }
 

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A seeded random walk of string, hash, set and key commands over a few keys in a few databases,
+ * A seeded random walk of string, hash, set, sorted set and key commands over a few keys in a few databases,
  * each command sent to redis-server and to kvd: every reply is the same. The keys are shared by
  * all types, so wrong-type calls, overwrites, renames and moves between types happen all the
  * time; the encoding thresholds are set small, so hashes and sets cross from listpack and intset
@@ -45,6 +45,7 @@ class TypedRandomDifferentialTest {
             {"CONFIG", "SET", "hash-max-listpack-entries", "4"},
             {"CONFIG", "SET", "hash-max-listpack-value", "16"},
             {"CONFIG", "SET", "set-max-intset-entries", "4"},
+            {"CONFIG", "SET", "zset-max-listpack-entries", "4"},
     };
 
     @Test
@@ -97,7 +98,8 @@ class TypedRandomDifferentialTest {
             case "HGETALL", "HSCAN" -> ReplyOrder.UNORDERED_PAIRS::canonical;
             case "HKEYS", "HVALS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SSCAN", "SPOP", "KEYS", "SCAN" ->
                     ReplyOrder.UNORDERED::canonical;
-            case "HRANDFIELD", "SRANDMEMBER" -> TypedRandomDifferentialTest::shape;
+            case "ZSCAN" -> ReplyOrder.UNORDERED_PAIRS::canonical;
+            case "HRANDFIELD", "SRANDMEMBER", "ZRANDMEMBER" -> TypedRandomDifferentialTest::shape;
             case "TTL" -> TypedRandomDifferentialTest::sign;
             default -> reply -> reply;
         };
@@ -150,7 +152,11 @@ class TypedRandomDifferentialTest {
         private static final int DATABASES = 3;
         private static final String[] WORDS = {"a", "b", "hello", "x y", "", "1.5", "-0.25", "007", "1e3"};
         private static final String[] FLOAT_INCREMENTS = {"1", "-2", "0.5", "-0.25", "1e3", "3.0e-2", "abc"};
-        private static final String[] SCAN_TYPES = {"string", "hash", "set"};
+        private static final String[] SCAN_TYPES = {"string", "hash", "set", "zset"};
+        private static final String[] SCORES = {"1", "2", "-1", "0.5", "0.1", "1e3", "inf", "-inf", "-0", "1e17", "abc"};
+        private static final String[] BOUNDS = {"-inf", "+inf", "0", "(0.5", "1", "(1", "2", "1e3", "x"};
+        private static final String[] ZADD_FLAGS = {"NX", "XX", "GT", "LT", "CH"};
+        private static final String[] AGGREGATES = {"SUM", "MIN", "MAX"};
         private static final String[] EXPIREAT_FLAGS = {"NX", "XX", "GT", "LT"};
 
         private final SplittableRandom random;
@@ -213,6 +219,36 @@ class TypedRandomDifferentialTest {
             add(1, () -> args("SINTERCARD", "2", setKey(), setKey(), "LIMIT", String.valueOf(random.nextInt(0, 4))));
             add(1, () -> args("SSCAN", setKey(), "0", "COUNT", "100"));
             add(1, () -> args("SSCAN", setKey(), "0", "MATCH", random.nextBoolean() ? "m*" : "1*", "COUNT", "100"));
+            // sorted sets (BYLEX only where Redis defines it, on equal scores: the compat script)
+            add(4, () -> args("ZADD", zsetKey(), score(), zsetMember(), score(), zsetMember()));
+            add(2, () -> args("ZADD", zsetKey(), pick(ZADD_FLAGS), score(), zsetMember()));
+            add(1, () -> args("ZADD", zsetKey(), "INCR", score(), zsetMember()));
+            add(1, () -> args("ZINCRBY", zsetKey(), score(), zsetMember()));
+            add(3, () -> args("ZREM", zsetKey(), zsetMember(), zsetMember()));
+            add(2, () -> args("ZSCORE", zsetKey(), zsetMember()));
+            add(1, () -> args("ZMSCORE", zsetKey(), zsetMember(), zsetMember()));
+            add(2, () -> args("ZCARD", zsetKey()));
+            add(1, () -> args("ZRANK", zsetKey(), zsetMember()));
+            add(1, () -> args("ZREVRANK", zsetKey(), zsetMember()));
+            add(3, () -> args("ZRANGE", zsetKey(), count(), count(), "WITHSCORES"));
+            add(1, () -> args("ZRANGE", zsetKey(), count(), count(), "REV"));
+            add(2, () -> args("ZRANGE", zsetKey(), bound(), bound(), "BYSCORE", "LIMIT", count(), count()));
+            add(1, () -> args("ZRANGEBYSCORE", zsetKey(), bound(), bound(), "WITHSCORES"));
+            add(1, () -> args("ZREVRANGEBYSCORE", zsetKey(), bound(), bound(), "LIMIT", count(), count()));
+            add(1, () -> args("ZCOUNT", zsetKey(), bound(), bound()));
+            add(1, () -> args("ZPOPMIN", zsetKey()));
+            add(1, () -> args("ZPOPMAX", zsetKey(), count()));
+            add(1, () -> args("ZMPOP", "2", zsetKey(), zsetKey(), random.nextBoolean() ? "MIN" : "MAX", "COUNT", "2"));
+            add(1, () -> args("ZREMRANGEBYRANK", zsetKey(), count(), count()));
+            add(1, () -> args("ZREMRANGEBYSCORE", zsetKey(), bound(), bound()));
+            add(1, () -> args("ZRANGESTORE", zsetKey(), zsetKey(), count(), count()));
+            add(1, () -> args("ZUNIONSTORE", zsetKey(), "2", zsetKey(), setKey(), "WEIGHTS", score(), "2"));
+            add(1, () -> args("ZINTER", "2", zsetKey(), zsetKey(), "AGGREGATE", pick(AGGREGATES), "WITHSCORES"));
+            add(1, () -> args("ZUNION", "2", zsetKey(), zsetKey(), "WITHSCORES"));
+            add(1, () -> args("ZDIFFSTORE", zsetKey(), "2", zsetKey(), zsetKey()));
+            add(1, () -> args("ZINTERCARD", "2", zsetKey(), zsetKey()));
+            add(1, () -> args("ZRANDMEMBER", zsetKey(), count(), "WITHSCORES"));
+            add(1, () -> args("ZSCAN", zsetKey(), "0", "COUNT", "100"));
             // keys and databases
             add(2, () -> args("DEL", key()));
             add(1, () -> args("EXISTS", key(), key()));
@@ -270,6 +306,22 @@ class TypedRandomDifferentialTest {
 
         private String setKey() {
             return keyIn(5, 8);
+        }
+
+        private String zsetKey() {
+            return keyIn(6, 10);
+        }
+
+        private String zsetMember() {
+            return random.nextBoolean() ? integerMember() : "z" + random.nextInt(6);
+        }
+
+        private String score() {
+            return pick(SCORES);
+        }
+
+        private String bound() {
+            return pick(BOUNDS);
         }
 
         private String keyIn(int from, int to) {

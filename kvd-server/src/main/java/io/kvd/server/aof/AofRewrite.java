@@ -6,6 +6,7 @@ import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
 import io.kvd.server.store.ValueType;
+import io.kvd.server.store.ZSetValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
@@ -78,6 +79,7 @@ final class AofRewrite {
     private static final byte[] HSET = {'H', 'S', 'E', 'T'};
     private static final byte[] SADD = {'S', 'A', 'D', 'D'};
     private static final byte[] RPUSH = {'R', 'P', 'U', 'S', 'H'};
+    private static final byte[] ZADD = {'Z', 'A', 'D', 'D'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
@@ -146,7 +148,11 @@ final class AofRewrite {
             @Override
             public void members(int db, byte[] key, ValueType type, byte[][] elements, int length) {
                 select(db);
-                membersCommand(type == ValueType.HASH ? HSET : type == ValueType.LIST ? RPUSH : SADD, key, elements, length);
+                if (type == ValueType.ZSET) {
+                    zaddCommand(key, elements, length);
+                } else {
+                    membersCommand(type == ValueType.HASH ? HSET : type == ValueType.LIST ? RPUSH : SADD, key, elements, length);
+                }
             }
 
             @Override
@@ -223,6 +229,21 @@ final class AofRewrite {
         RespWriter.writeBulk(chunk, name);
         RespWriter.writeBulk(chunk, key);
         for (int i = 0; i < length; i++) {
+            RespWriter.writeBulk(chunk, elements[i]);
+        }
+    }
+
+    /**
+     * As Redis's rewriteSortedSetObject: ZADD of up to {@link #ITEMS_PER_COMMAND} score-member
+     * pairs. A score is written as Java's shortest exact form, which ZADD parses back to the same
+     * double ("Infinity" included, as strtod reads it).
+     */
+    private void zaddCommand(byte[] key, byte[][] elements, int length) {
+        RespWriter.writeArrayHeader(chunk, 2 + length);
+        RespWriter.writeBulk(chunk, ZADD);
+        RespWriter.writeBulk(chunk, key);
+        for (int i = 0; i < length; i += 2) {
+            RespWriter.writeBulk(chunk, Double.toString(ZSetValue.decodeScore(elements[i + 1])));
             RespWriter.writeBulk(chunk, elements[i]);
         }
     }

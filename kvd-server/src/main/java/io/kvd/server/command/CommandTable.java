@@ -119,6 +119,40 @@ public final class CommandTable {
             command("lmove", 5, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::lmove),
             command("rpoplpush", 3, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::rpoplpush),
             command("lmpop", -4, flags(WRITE, MOVABLE_KEYS), ListCommands::lmpopKeys, ListCommands::lmpop),
+            // sorted sets
+            command("zadd", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zadd),
+            command("zincrby", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zincrby),
+            command("zcard", 2, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zcard),
+            command("zscore", 3, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zscore),
+            command("zmscore", -3, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zmscore),
+            command("zrank", 3, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zrank),
+            command("zrevrank", 3, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zrevrank),
+            command("zrem", -3, flags(WRITE, FAST), 1, 1, 1, SortedSetCommands::zrem),
+            command("zrange", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrange),
+            command("zrevrange", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrevrange),
+            command("zrangebyscore", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrangebyscore),
+            command("zrevrangebyscore", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrevrangebyscore),
+            command("zrangebylex", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrangebylex),
+            command("zrevrangebylex", -4, flags(READONLY), 1, 1, 1, SortedSetCommands::zrevrangebylex),
+            command("zcount", 4, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zcount),
+            command("zlexcount", 4, flags(READONLY, FAST), 1, 1, 1, SortedSetCommands::zlexcount),
+            command("zpopmin", -2, flags(WRITE, FAST), 1, 1, 1, SortedSetCommands::zpopmin),
+            command("zpopmax", -2, flags(WRITE, FAST), 1, 1, 1, SortedSetCommands::zpopmax),
+            command("zremrangebyrank", 4, flags(WRITE), 1, 1, 1, SortedSetCommands::zremrangebyrank),
+            command("zremrangebyscore", 4, flags(WRITE), 1, 1, 1, SortedSetCommands::zremrangebyscore),
+            command("zremrangebylex", 4, flags(WRITE), 1, 1, 1, SortedSetCommands::zremrangebylex),
+            command("zrangestore", -5, flags(WRITE, DENYOOM), 1, 2, 1, SortedSetCommands::zrangestore),
+            command("zrandmember", -2, flags(READONLY), 1, 1, 1, SortedSetCommands::zrandmember),
+            command("zscan", -3, flags(READONLY), 1, 1, 1, SortedSetCommands::zscan),
+            command("zunion", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zunion),
+            command("zinter", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zinter),
+            command("zdiff", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zdiff),
+            // COMMAND INFO names the destination (1 1 1); the finder adds the movable keys.
+            command("zunionstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zunionstore),
+            command("zinterstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zinterstore),
+            command("zdiffstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zdiffstore),
+            command("zintercard", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zintercard),
+            command("zmpop", -4, flags(WRITE, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zmpop),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
@@ -371,6 +405,12 @@ public final class CommandTable {
     private static Command command(String name, int arity, Set<Flag> flags, Command.KeyFinder keys,
                                    CommandHandler handler) {
         return new Command(name, arity, flags, 0, 0, 0, handler, keys);
+    }
+
+    /** A command with MOVABLE_KEYS whose COMMAND INFO still names key positions (ZUNIONSTORE's destination). */
+    private static Command command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
+                                   Command.KeyFinder keys, CommandHandler handler) {
+        return new Command(name, arity, flags, firstKey, lastKey, step, handler, keys);
     }
 
     private static Set<Flag> flags(Flag... flags) {

@@ -178,15 +178,18 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         byte[] old = keyspace.get(argv[1]);
         byte[] value = argv[2];
-        if (old != null) {
-            // Only the result of appending is checked: the argument alone was within the limit.
-            checkLength(client, old.length, value.length);
-            byte[] joined = Arrays.copyOf(old, old.length + value.length);
-            System.arraycopy(value, 0, joined, old.length, value.length);
-            value = joined;
+        if (old == null) {
+            // Redis's appendCommand stores the argument as SET would (int or embstr), not raw.
+            keyspace.put(argv[1], value, Keyspace.PERSISTENT);
+            client.reply().integer(value.length);
+            return;
         }
-        keyspace.putEdited(argv[1], value);
-        client.reply().integer(value.length);
+        // Only the result of appending is checked: the argument alone was within the limit.
+        checkLength(client, old.length, value.length);
+        byte[] joined = Arrays.copyOf(old, old.length + value.length);
+        System.arraycopy(value, 0, joined, old.length, value.length);
+        keyspace.putEdited(argv[1], joined);
+        client.reply().integer(joined.length);
     }
 
     /** STRLEN key */

@@ -45,6 +45,8 @@ public final class Config {
     public static final String SET_MAX_INTSET_ENTRIES = "set-max-intset-entries";
     public static final String LIST_MAX_LISTPACK_SIZE = "list-max-listpack-size";
     public static final String LIST_COMPRESS_DEPTH = "list-compress-depth";
+    public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
+    public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
@@ -68,7 +70,9 @@ public final class Config {
     private static final Map<String, String> ALIASES = Map.of(
             "hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES,
             "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE,
-            "list-max-ziplist-size", LIST_MAX_LISTPACK_SIZE);
+            "list-max-ziplist-size", LIST_MAX_LISTPACK_SIZE,
+            "zset-max-ziplist-entries", ZSET_MAX_LISTPACK_ENTRIES,
+            "zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE);
 
     static {
         define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
@@ -94,6 +98,8 @@ public final class Config {
         define(new Directive(LIST_MAX_LISTPACK_SIZE, "-2", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // Accepted for redis.conf's sake; kvd compresses no list node.
         define(new Directive(LIST_COMPRESS_DEPTH, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -378,6 +384,8 @@ public final class Config {
         encodingLimits.setHashMaxListpackValue(Integer.parseInt(values.get(HASH_MAX_LISTPACK_VALUE)));
         encodingLimits.setSetMaxIntsetEntries(Integer.parseInt(values.get(SET_MAX_INTSET_ENTRIES)));
         encodingLimits.setListMaxListpackSize(Integer.parseInt(values.get(LIST_MAX_LISTPACK_SIZE)));
+        encodingLimits.setZsetMaxListpackEntries(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_ENTRIES)));
+        encodingLimits.setZsetMaxListpackValue(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_VALUE)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));

@@ -22,7 +22,11 @@ enum Encoding {
     /** A list within one node of list-max-listpack-size, packed like a listpack; Redis 7.0 says quicklist of every list. */
     LIST_PACKED(ValueType.LIST, "quicklist", false),
     /** A longer list: a {@link QuickList} held by handle like a table. */
-    LIST_QUICKLIST(ValueType.LIST, "quicklist", true);
+    LIST_QUICKLIST(ValueType.LIST, "quicklist", true),
+    /** A small sorted set: members and their scores in (score, member) order ({@link ZSetValue}). */
+    ZSET_LISTPACK(ValueType.ZSET, "listpack", false),
+    /** A large sorted set: a {@link MemberTable} of member to score with its {@link ScoreOrder}. */
+    ZSET_SKIPLIST(ValueType.ZSET, "skiplist", true);
 
     private static final Encoding[] BY_TAG = values();
 

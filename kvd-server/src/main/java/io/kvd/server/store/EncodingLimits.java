@@ -10,6 +10,8 @@ public final class EncodingLimits {
     private int hashMaxListpackValue = 64;
     private int setMaxIntsetEntries = 512;
     private int listMaxListpackSize = -2;
+    private int zsetMaxListpackEntries = 128;
+    private int zsetMaxListpackValue = 64;
 
     public int hashMaxListpackEntries() {
         return hashMaxListpackEntries;
@@ -42,5 +44,21 @@ public final class EncodingLimits {
 
     public void setListMaxListpackSize(int size) {
         this.listMaxListpackSize = size;
+    }
+
+    public int zsetMaxListpackEntries() {
+        return zsetMaxListpackEntries;
+    }
+
+    public void setZsetMaxListpackEntries(int entries) {
+        this.zsetMaxListpackEntries = entries;
+    }
+
+    public int zsetMaxListpackValue() {
+        return zsetMaxListpackValue;
+    }
+
+    public void setZsetMaxListpackValue(int bytes) {
+        this.zsetMaxListpackValue = bytes;
     }
 }

@@ -132,6 +132,12 @@ final class EntrySlab implements EntryPages.Compactor {
         return PackedEntry.value(pages.bytes(address), EntryPages.offset(address));
     }
 
+    /** Entry {@code id}'s key compared with {@code key} as unsigned bytes, read in place. */
+    int compareKey(int id, byte[] key) {
+        long address = address(id);
+        return PackedEntry.compareKey(pages.bytes(address), EntryPages.offset(address), key);
+    }
+
     boolean hasKey(int id, byte[] key) {
         long address = address(id);
         return PackedEntry.hasKey(pages.bytes(address), EntryPages.offset(address), key);

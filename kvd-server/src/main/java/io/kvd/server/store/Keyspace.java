@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * set and a short list are the entry's bytes; a large collection is a {@link MemberTable} (a long
  * list a {@link QuickList}) in {@link MemberTables}, and the entry's bytes hold its handle there, so a lookup finds any type the same way and
  * deleting a large collection is dropping one reference. Commands reach collections through
- * {@link HashValue}, {@link SetValue} and {@link ListValue}; a typed accessor meeting another type throws
+ * {@link HashValue}, {@link SetValue}, {@link ListValue} and {@link ZSetValue}; a typed accessor
+ * meeting another type throws
  * {@link WrongTypeException}.
  */
 public final class Keyspace {
@@ -187,6 +188,27 @@ public final class Keyspace {
         }
         return encoding.table ? new ListValue(this, key, id, encoding, null, tables.list(slab.value(id)))
                 : new ListValue(this, key, id, encoding, slab.value(id), null);
+    }
+
+    /** The sorted set under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public ZSetValue zset(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : zsetOf(id, key);
+    }
+
+    /** The sorted set under {@code key}, or an empty one that its first put creates. */
+    public ZSetValue zsetForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new ZSetValue(this, key, 0, Encoding.ZSET_LISTPACK, null, null) : zsetOf(id, key);
+    }
+
+    private ZSetValue zsetOf(int id, byte[] key) {
+        Encoding encoding = encodingOf(id);
+        if (encoding.type != ValueType.ZSET) {
+            throw new WrongTypeException();
+        }
+        return encoding.table ? new ZSetValue(this, key, id, encoding, null, tableOf(id))
+                : new ZSetValue(this, key, id, encoding, slab.value(id), null);
     }
 
     /** Draws for collections' random members (HRANDFIELD, SRANDMEMBER, SPOP). */

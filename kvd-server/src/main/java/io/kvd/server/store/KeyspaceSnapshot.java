@@ -29,9 +29,10 @@ public final class KeyspaceSnapshot {
         void string(int db, byte[] key, byte[] value, long deadline);
 
         /**
-         * Some members of the hash, set or list {@code key}: {@code elements[0, length)} are a
-         * set's members, a list's elements in order, or a hash's fields each followed by its value. The array is reused once the
-         * call returns.
+         * Some members of the hash, set, list or sorted set {@code key}: {@code elements[0, length)}
+         * are a set's members, a list's elements in order, a hash's fields each followed by its
+         * value, or a sorted set's members each followed by its score's 8 bytes
+         * ({@link ZSetValue#decodeScore}). The array is reused once the call returns.
          */
         void members(int db, byte[] key, ValueType type, byte[][] elements, int length);
 
@@ -140,6 +141,13 @@ public final class KeyspaceSnapshot {
             HashValue hash = new HashValue(keyspace, key, 0, encoding, bytes, null);
             MemberBatch batch = new MemberBatch(sink, db, key, encoding.type, Math.min(hash.size(), membersPerBatch));
             hash.forEach(batch::add);
+            batch.end(deadline);
+        } else if (encoding.type == ValueType.ZSET) {
+            ZSetValue zset = new ZSetValue(keyspace, key, 0, encoding, bytes, null);
+            MemberBatch batch = new MemberBatch(sink, db, key, encoding.type, Math.min(zset.size(), membersPerBatch));
+            for (int rank = 0, size = zset.size(); rank < size; rank++) {
+                batch.add(zset.memberAt(rank), MemberTable.scoreBytes(zset.scoreAt(rank)));
+            }
             batch.end(deadline);
         } else {
             SetValue set = new SetValue(keyspace, key, 0, encoding, bytes, null);

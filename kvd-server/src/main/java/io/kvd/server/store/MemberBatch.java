@@ -22,9 +22,9 @@ final class MemberBatch {
         this.elements = new byte[hasValues() ? 2 * maxMembers : maxMembers][];
     }
 
-    /** Whether a member comes with a value (a hash's field does; a set's member has none). */
+    /** Whether a member comes with a value (a hash's field does, a sorted set's member its score; a set's member has none). */
     boolean hasValues() {
-        return type == ValueType.HASH;
+        return type == ValueType.HASH || type == ValueType.ZSET;
     }
 
     /** Adds a member ({@code value} ignored for a set), passing the batch on once full. */

@@ -18,6 +18,46 @@ final class MemberTable {
     private final IncrementalHashTable table = new IncrementalHashTable(slab);
     /** The snapshot's walk over the members in progress; null when none runs. */
     private MemberWalk walk;
+    /** A sorted set's members by score (each value the score's 8 bytes); null for a hash or a set. */
+    private ScoreOrder order;
+
+    /** A sorted set's table: each member's value is its score ({@link #scoreBytes}), kept in {@link #order}. */
+    static MemberTable sorted() {
+        MemberTable table = new MemberTable();
+        table.order = new ScoreOrder(table.slab);
+        return table;
+    }
+
+    ScoreOrder order() {
+        return order;
+    }
+
+    /** A copy of member {@code id}'s bytes. */
+    byte[] member(int id) {
+        return slab.key(id);
+    }
+
+    /** The member's id, or 0 if absent. */
+    int id(byte[] member) {
+        return table.find(member, PackedEntry.hash(member));
+    }
+
+    static byte[] scoreBytes(double score) {
+        long bits = Double.doubleToRawLongBits(score);
+        byte[] bytes = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            bytes[i] = (byte) (bits >>> (56 - 8 * i));
+        }
+        return bytes;
+    }
+
+    static double score(byte[] bytes) {
+        long bits = 0;
+        for (int i = 0; i < 8; i++) {
+            bits = bits << 8 | (bytes[i] & 0xff);
+        }
+        return Double.longBitsToDouble(bits);
+    }
 
     int size() {
         return table.size();
@@ -41,11 +81,20 @@ final class MemberTable {
             if (walk != null) {
                 walk.beforeChange(id);
             }
+            if (order != null) {
+                order.remove(id);
+            }
             slab.setValue(id, value);
+            if (order != null) {
+                order.insert(id, score(value));
+            }
             return false;
         }
         id = slab.allocate(member, value, hash);
         table.insert(id, hash);
+        if (order != null) {
+            order.insert(id, score(value));
+        }
         if (walk != null) {
             walk.created(id);
         }
@@ -60,6 +109,9 @@ final class MemberTable {
         }
         if (walk != null) {
             walk.beforeChange(id);
+        }
+        if (order != null) {
+            order.remove(id);
         }
         table.remove(id, hash);
         slab.free(id);
@@ -108,7 +160,7 @@ final class MemberTable {
 
     /** A deep copy (COPY). */
     MemberTable copy() {
-        MemberTable copy = new MemberTable();
+        MemberTable copy = order == null ? new MemberTable() : sorted();
         // Sized once up front instead of growing (and rehashing everything) a dozen times while filling.
         copy.table.reserve(size());
         forEach(copy::put);
@@ -119,5 +171,8 @@ final class MemberTable {
     void checkInvariants() {
         table.checkInvariants();
         slab.checkInvariants(table.size());
+        if (order != null) {
+            order.checkInvariants(table.size());
+        }
     }
 }

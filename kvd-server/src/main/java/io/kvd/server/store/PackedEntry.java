@@ -62,6 +62,13 @@ final class PackedEntry {
         return Arrays.equals(page, start, start + keyLength, key, 0, keyLength);
     }
 
+    /** The entry's key compared with {@code key} as unsigned bytes, without copying it. */
+    static int compareKey(byte[] page, int at, byte[] key) {
+        int keyLength = keyLength(page, at);
+        int start = keyStart(page, at, keyLength);
+        return Arrays.compareUnsigned(page, start, start + keyLength, key, 0, key.length);
+    }
+
     static byte[] key(byte[] page, int at) {
         int keyLength = keyLength(page, at);
         int start = keyStart(page, at, keyLength);

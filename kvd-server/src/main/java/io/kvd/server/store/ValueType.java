@@ -5,7 +5,8 @@ public enum ValueType {
     STRING("string"),
     HASH("hash"),
     SET("set"),
-    LIST("list");
+    LIST("list"),
+    ZSET("zset");
 
     private final String typeName;
 

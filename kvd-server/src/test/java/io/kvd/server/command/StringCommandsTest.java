@@ -396,6 +396,16 @@ class StringCommandsTest {
     }
 
     @Test
+    void appendToAMissingKeyStoresTheValueAsSetWouldAndToAnExistingOneMakesItRaw() {
+        kvd.call("APPEND", "word", "v8");
+        kvd.call("APPEND", "number", "12");
+        assertThat(kvd.call("OBJECT", "ENCODING", "word")).isEqualTo(bulk("embstr"));
+        assertThat(kvd.call("OBJECT", "ENCODING", "number")).isEqualTo(bulk("int"));
+        kvd.call("APPEND", "word", "x");
+        assertThat(kvd.call("OBJECT", "ENCODING", "word")).isEqualTo(bulk("raw"));
+    }
+
+    @Test
     void appendKeepsTheTtl() {
         kvd.call("SETEX", "k", "100", "a");
         kvd.call("APPEND", "k", "b");

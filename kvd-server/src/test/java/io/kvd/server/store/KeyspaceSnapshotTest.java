@@ -166,6 +166,34 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void sortedSetsAreHandedOutAsTheyWereInBatchesOf64AndReplayTheSame() {
+        ZSetValue small = keyspace.zsetForWrite(b("small"));
+        small.put(b("a"), 0.5);
+        small.put(b("b"), Double.NEGATIVE_INFINITY);
+        ZSetValue large = keyspace.zsetForWrite(b("large"));
+        for (int i = 0; i < 300; i++) {
+            large.put(b("m" + i), i * 0.1);
+        }
+        Map<String, String> before = RecordingSink.describe(keyspace);
+        KeyspaceSnapshot snapshot = start();
+        snapshot.step(2);
+
+        ZSetValue changed = keyspace.zset(b("large"));
+        changed.put(b("m299"), -1);
+        changed.remove(b("m7"));
+        changed.put(b("new"), 3);
+        keyspace.zset(b("small")).remove(b("a"));
+        finish(snapshot);
+
+        assertThat(handedOut()).isEqualTo(before);
+        assertThat(sink.largestBatch()).isEqualTo(64);
+        Databases replayed = new Databases(1, 3);
+        sink.replayOnto(replayed);
+        assertThat(RecordingSink.describe(replayed.get(0))).isEqualTo(before);
+        replayed.get(0).checkInvariants();
+    }
+
+    @Test
     void removalAheadOfTheTraversalHandsOutTheKeyFirst() {
         putKeys(20);
         KeyspaceSnapshot snapshot = start();

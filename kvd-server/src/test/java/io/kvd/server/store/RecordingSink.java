@@ -43,14 +43,18 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             problems.add("members of " + name + " after its end");
         }
         TreeMap<String, String> collection = open.computeIfAbsent(name, k -> new Collection(type, new TreeMap<>())).members;
-        int step = type == ValueType.HASH ? 2 : 1;
+        int step = type == ValueType.HASH || type == ValueType.ZSET ? 2 : 1;
         largestBatch = Math.max(largestBatch, length / step);
         for (int i = 0; i < length; i += step) {
             members++;
             if (type == ValueType.LIST) {
                 // A list's elements may repeat: kept by position, in order.
                 collection.put(position(collection.size()), utf8(elements[i]));
-            } else if (collection.put(utf8(elements[i]), step == 2 ? utf8(elements[i + 1]) : "") != null) {
+                continue;
+            }
+            String value = type == ValueType.ZSET ? Double.toString(ZSetValue.decodeScore(elements[i + 1]))
+                    : step == 2 ? utf8(elements[i + 1]) : "";
+            if (collection.put(utf8(elements[i]), value) != null) {
                 problems.add("member " + utf8(elements[i]) + " of " + name + " twice");
             }
         }
@@ -62,6 +66,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                     keyspace.hashForWrite(key).put(batch[i], batch[i + 1]);
                 } else if (type == ValueType.LIST) {
                     keyspace.listForWrite(key).push(batch[i], false);
+                } else if (type == ValueType.ZSET) {
+                    keyspace.zsetForWrite(key).put(batch[i], ZSetValue.decodeScore(batch[i + 1]));
                 } else {
                     keyspace.setForWrite(key).add(batch[i]);
                 }
@@ -77,7 +83,7 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
             return;
         }
         handOut(db, key, collection.type == ValueType.LIST ? listDescription(collection.members, deadline)
-                : collectionDescription(collection.type == ValueType.HASH, collection.members, deadline));
+                : collectionDescription(collection.type, collection.members, deadline));
         if (deadline != Keyspace.PERSISTENT) {
             records.add(databases -> databases.get(db).setDeadline(key, deadline));
         }
@@ -130,11 +136,18 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                 case STRING -> utf8(keyspace.get(key)) + "@" + deadline;
                 case HASH -> {
                     keyspace.hash(key).forEach((field, value) -> members.put(utf8(field), utf8(value)));
-                    yield collectionDescription(true, members, deadline);
+                    yield collectionDescription(ValueType.HASH, members, deadline);
                 }
                 case SET -> {
                     keyspace.set(key).forEach(member -> members.put(utf8(member), ""));
-                    yield collectionDescription(false, members, deadline);
+                    yield collectionDescription(ValueType.SET, members, deadline);
+                }
+                case ZSET -> {
+                    ZSetValue zset = keyspace.zset(key);
+                    for (int rank = 0; rank < zset.size(); rank++) {
+                        members.put(utf8(zset.memberAt(rank)), Double.toString(zset.scoreAt(rank)));
+                    }
+                    yield collectionDescription(ValueType.ZSET, members, deadline);
                 }
                 case LIST -> {
                     keyspace.list(key).forEach(element -> members.put(position(members.size()), utf8(element)));
@@ -160,9 +173,9 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
         return text.append('@').append(deadline).toString();
     }
 
-    private static String collectionDescription(boolean hash, TreeMap<String, String> members, long deadline) {
-        StringBuilder text = new StringBuilder(hash ? "hash" : "set");
-        members.forEach((member, value) -> text.append(' ').append(member).append(hash ? "=" + value : ""));
+    private static String collectionDescription(ValueType type, TreeMap<String, String> members, long deadline) {
+        StringBuilder text = new StringBuilder(type.typeName());
+        members.forEach((member, value) -> text.append(' ').append(member).append(type == ValueType.SET ? "" : "=" + value));
         return text.append('@').append(deadline).toString();
     }
 }

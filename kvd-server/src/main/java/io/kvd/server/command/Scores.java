@@ -1,0 +1,175 @@
+package io.kvd.server.command;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * Sorted-set scores as Redis 7.0 reads and prints them: C's strtod (decimal, hexadecimal,
+ * "inf"/"infinity" in any case, no NaN) and "%.17g".
+ */
+final class Scores {
+    private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
+    private static final double LONG_RANGE = 9.223372036854775808e18;
+    private static final Pattern DECIMAL = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    private static final Pattern HEX = Pattern.compile("([0-9a-fA-F]+(\\.[0-9a-fA-F]*)?|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?");
+
+    private Scores() {
+    }
+
+    /**
+     * Redis's getDoubleFromObject: the whole argument is a number strtod reads, not starting with
+     * a space, not NaN, neither overflowing nor underflowing; else {@link Errors#NOT_A_FLOAT}.
+     */
+    static double parse(byte[] arg) {
+        if (arg.length == 0 || isSpace(arg[0])) {
+            throw new CommandError(Errors.NOT_A_FLOAT);
+        }
+        double value = strtod(arg, 0);
+        if (Double.isNaN(value)) {
+            throw new CommandError(Errors.NOT_A_FLOAT);
+        }
+        return value;
+    }
+
+    /**
+     * zslParseRange's strtod of a range bound after its optional '(': leading spaces allowed, no
+     * range check, an empty string is 0; NaN (also for what strtod cannot read whole) if invalid.
+     */
+    static double parseBound(byte[] arg, int from) {
+        int i = from;
+        while (i < arg.length && isSpace(arg[i])) {
+            i++;
+        }
+        if (i == arg.length) {
+            // strtod read nothing: 0, and the end pointer is at the (empty) end only without spaces.
+            return i == from ? 0 : Double.NaN;
+        }
+        double value = strtodOrNaN(arg, i);
+        return value;
+    }
+
+    /** strtod of {@code arg[from..]}, which must be read whole; overflow and underflow are errors (ERANGE). */
+    private static double strtod(byte[] arg, int from) {
+        double value = strtodOrNaN(arg, from);
+        if (Double.isNaN(value)) {
+            return value;
+        }
+        if (Double.isInfinite(value) && !isInfinityWord(arg, from)) {
+            return Double.NaN;
+        }
+        if (value == 0 && hasNonZeroDigit(arg, from)) {
+            return Double.NaN;
+        }
+        return value;
+    }
+
+    /** strtod without the range check: NaN for anything that is not one whole number. */
+    private static double strtodOrNaN(byte[] arg, int from) {
+        String text = new String(arg, from, arg.length - from, StandardCharsets.ISO_8859_1);
+        boolean negative = !text.isEmpty() && text.charAt(0) == '-';
+        String body = !text.isEmpty() && (negative || text.charAt(0) == '+') ? text.substring(1) : text;
+        double value;
+        if (body.length() > 2 && body.charAt(0) == '0' && (body.charAt(1) == 'x' || body.charAt(1) == 'X')) {
+            String hex = body.substring(2);
+            if (!HEX.matcher(hex).matches()) {
+                return Double.NaN;
+            }
+            value = Double.parseDouble("0x" + (hex.indexOf('p') >= 0 || hex.indexOf('P') >= 0 ? hex : hex + "p0"));
+        } else if (DECIMAL.matcher(body).matches()) {
+            value = Double.parseDouble(body);
+        } else if (body.equalsIgnoreCase("inf") || body.equalsIgnoreCase("infinity")) {
+            value = Double.POSITIVE_INFINITY;
+        } else {
+            return Double.NaN;
+        }
+        return negative ? -value : value;
+    }
+
+    private static boolean isInfinityWord(byte[] arg, int from) {
+        for (int i = from; i < arg.length; i++) {
+            if (arg[i] == 'i' || arg[i] == 'I') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the mantissa has a non-zero digit (so a zero result underflowed). */
+    private static boolean hasNonZeroDigit(byte[] arg, int from) {
+        int i = from;
+        if (i < arg.length && (arg[i] == '+' || arg[i] == '-')) {
+            i++;
+        }
+        boolean hex = i + 1 < arg.length && arg[i] == '0' && (arg[i + 1] == 'x' || arg[i + 1] == 'X');
+        if (hex) {
+            i += 2;
+        }
+        for (; i < arg.length; i++) {
+            int c = Args.toLower(arg[i]);
+            if (c == (hex ? 'p' : 'e')) {
+                return false;
+            }
+            if (c >= '1' && c <= '9' || hex && c >= 'a' && c <= 'f') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
+    }
+
+    /** Redis 7.0's addReplyDouble: "inf", "-inf", else C's "%.17g". */
+    static String format(double value) {
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        return format17g(value);
+    }
+
+    /**
+     * The score as a listpack holds it (d2string): an integer within a long's range as an
+     * integer ("-0" becomes "0"), else "%.17g". ZSCAN of a listpack prints this form.
+     */
+    static String formatStored(double value) {
+        if (!Double.isInfinite(value) && value == Math.rint(value) && value >= -LONG_RANGE && value < LONG_RANGE) {
+            return Long.toString((long) value);
+        }
+        return format(value);
+    }
+
+    /** C's printf("%.17g"): 17 significant digits, trailing zeros dropped, exponent form outside [1e-4, 1e17). */
+    static String format17g(double value) {
+        if (value == 0) {
+            return 1 / value < 0 ? "-0" : "0";
+        }
+        BigDecimal rounded = new BigDecimal(value).round(SEVENTEEN_DIGITS);
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 17) {
+            String digits = rounded.unscaledValue().abs().toString().replaceFirst("0+$", "");
+            StringBuilder out = new StringBuilder();
+            if (rounded.signum() < 0) {
+                out.append('-');
+            }
+            out.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                out.append('.').append(digits, 1, digits.length());
+            }
+            out.append('e').append(exponent < 0 ? '-' : '+');
+            int magnitude = Math.abs(exponent);
+            if (magnitude < 10) {
+                out.append('0');
+            }
+            return out.append(magnitude).toString();
+        }
+        String plain = rounded.toPlainString();
+        if (plain.indexOf('.') >= 0) {
+            plain = plain.replaceFirst("0+$", "").replaceFirst("\\.$", "");
+        }
+        return plain;
+    }
+}
