@@ -21,12 +21,30 @@ import java.util.stream.Stream;
  * A line starting with {@code ~ } compares its reply as an unordered collection, one starting
  * with {@code ~2 } as unordered (field, value) pairs ({@link ReplyOrder}): for the replies Redis
  * gives in hash-table order, e.g. {@code ~2 HGETALL h} of a hashtable-encoded hash.
+ * <p>
+ * Several clients: a line starting with {@code [n] } runs on connection n (1 without it). A
+ * command ending in {@code " &"} is sent and expected to block: the runner waits until the server
+ * lists the connection as blocked. A line {@code [n] <} reads connection n's next reply, e.g. the
+ * one a push from another connection gave a blocked client.
  */
 record CompatScript(String name, List<Line> lines) {
     private static final String DIRECTORY = "compat";
 
-    /** One command: where it was written, its arguments and how its reply is compared. */
-    record Line(int number, String text, byte[][] args, ReplyOrder order) {
+    /**
+     * One line: where it was written, the connection it uses, what it does, its arguments (none
+     * for {@link Action#READ}) and how its reply is compared.
+     */
+    record Line(int number, String text, int connection, Action action, byte[][] args, ReplyOrder order) {
+    }
+
+    /** What a line does on its connection. */
+    enum Action {
+        /** Sends the command and reads its reply. */
+        CALL,
+        /** Sends the command, which must block. */
+        BLOCK,
+        /** Reads the next reply. */
+        READ
     }
 
     /** Every {@code compat/*.txt}, by name. */
@@ -62,16 +80,35 @@ record CompatScript(String name, List<Line> lines) {
             if (text.isEmpty() || text.startsWith("#")) {
                 continue;
             }
-            ReplyOrder order = order(text);
+            int connection = 1;
+            String rest = text;
+            if (rest.startsWith("[")) {
+                int close = rest.indexOf("] ");
+                if (close < 2 || !rest.substring(1, close).chars().allMatch(Character::isDigit)) {
+                    throw new IllegalArgumentException(name + ":" + (i + 1) + ": bad connection prefix ([n] and a blank): " + text);
+                }
+                connection = Integer.parseInt(rest.substring(1, close));
+                rest = rest.substring(close + 2).strip();
+            }
+            if (rest.equals("<")) {
+                lines.add(new Line(i + 1, text, connection, Action.READ, new byte[0][], ReplyOrder.EXACT));
+                continue;
+            }
+            Action action = Action.CALL;
+            if (rest.endsWith(" &")) {
+                action = Action.BLOCK;
+                rest = rest.substring(0, rest.length() - 2).strip();
+            }
+            ReplyOrder order = order(rest);
             if (order == null) {
                 throw new IllegalArgumentException(name + ":" + (i + 1) + ": unknown marker (~ or ~2 and a blank): " + text);
             }
-            String command = text.substring(marker(order).length());
+            String command = rest.substring(marker(order).length());
             byte[][] args = InlineRequest.split(command.getBytes(StandardCharsets.UTF_8));
             if (args == null) {
                 throw new IllegalArgumentException(name + ":" + (i + 1) + ": unbalanced quotes: " + text);
             }
-            lines.add(new Line(i + 1, text, args, order));
+            lines.add(new Line(i + 1, text, connection, action, args, order));
         }
         return new CompatScript(name, lines);
     }

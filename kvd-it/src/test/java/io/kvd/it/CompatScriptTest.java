@@ -84,4 +84,22 @@ class CompatScriptTest {
         byte[][] parsed = CompatScript.parse("s.txt", List.of(line)).lines().get(0).args();
         return Arrays.stream(parsed).map(a -> new String(a, StandardCharsets.ISO_8859_1)).toList();
     }
+
+    @Test
+    void aConnectionPrefixPicksTheConnectionAndAnAmpersandMarksABlockingCommand() {
+        List<CompatScript.Line> lines = CompatScript.parse("s.txt", List.of("[2] BLPOP q 0 &", "[12] < ", "GET k")).lines();
+
+        assertThat(lines).extracting(CompatScript.Line::connection).containsExactly(2, 12, 1);
+        assertThat(lines).extracting(CompatScript.Line::action)
+                .containsExactly(CompatScript.Action.BLOCK, CompatScript.Action.READ, CompatScript.Action.CALL);
+        assertThat(Arrays.stream(lines.get(0).args()).map(a -> new String(a, StandardCharsets.UTF_8)))
+                .containsExactly("BLPOP", "q", "0");
+        assertThat(lines.get(1).args()).isEmpty();
+    }
+
+    @Test
+    void aBadConnectionPrefixNamesTheFileAndLine() {
+        assertThatThrownBy(() -> CompatScript.parse("s.txt", List.of("[x] GET k")))
+                .hasMessage("s.txt:1: bad connection prefix ([n] and a blank): [x] GET k");
+    }
 }

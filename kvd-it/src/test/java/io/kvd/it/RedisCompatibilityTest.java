@@ -12,8 +12,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +29,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class RedisCompatibilityTest {
+    private static final String DID_NOT_BLOCK = "(did not block)";
 
     @TestFactory
     Stream<DynamicTest> everyScriptGetsRedisReplies() {
@@ -40,8 +44,8 @@ class RedisCompatibilityTest {
         Path kvdDir;
         try (RedisServerProcess redis = RedisServerProcess.start();
              KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
+             Clients toRedis = new Clients(redis.port());
+             Clients toKvd = new Clients(kvd.port())) {
             kvdDir = kvd.dir();
             for (CompatScript.Line line : script.lines()) {
                 Outcome expected = Outcome.of(toRedis, line);
@@ -49,6 +53,10 @@ class RedisCompatibilityTest {
                 if (!expected.shown().equals(actual.shown())) {
                     mismatches.add(script.name() + ":" + line.number() + ": " + line.text()
                             + "\n  redis: " + expected.shown() + "\n  kvd:   " + actual.shown());
+                }
+                if (expected.shown().equals(DID_NOT_BLOCK)) {
+                    mismatches.add(script.name() + ":" + line.number() + ": " + line.text()
+                            + "\n  redis-server did not block: the line should not end in &");
                 }
                 if (expected.failed() || actual.failed()) {
                     mismatches.add(script.name() + ": stopped at line " + line.number() + ", a connection failed");
@@ -64,13 +72,76 @@ class RedisCompatibilityTest {
     }
 
     /**
+     * A script's connections to one server, opened as lines name them, and one more that checks
+     * which of them are blocked (CLIENT LIST's flag b), so a line sent on another connection
+     * after a blocking one reaches the server after it has blocked.
+     */
+    private static final class Clients implements AutoCloseable {
+        private static final Duration BLOCK_DEADLINE = Duration.ofSeconds(10);
+        private final int port;
+        private final Map<Integer, RespConnection> connections = new HashMap<>();
+        private final Map<Integer, String> ids = new HashMap<>();
+        private RespConnection control;
+
+        Clients(int port) {
+            this.port = port;
+        }
+
+        RespConnection get(int number) throws IOException {
+            RespConnection connection = connections.get(number);
+            if (connection == null) {
+                connection = RespConnection.open(port);
+                connections.put(number, connection);
+                String id = connection.call("CLIENT", "ID");
+                ids.put(number, id.substring(1, id.length() - 2));
+            }
+            return connection;
+        }
+
+        /** Waits until the server lists connection {@code number} as blocked; false at the deadline. */
+        boolean awaitBlocked(int number) throws IOException {
+            if (control == null) {
+                control = RespConnection.open(port);
+            }
+            String wanted = "id=" + ids.get(number) + " ";
+            long deadline = System.nanoTime() + BLOCK_DEADLINE.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (String client : control.call("CLIENT", "LIST").split("\n")) {
+                    if (client.startsWith(wanted) && client.matches(".* flags=[a-zA-Z]*b.*")) {
+                        return true;
+                    }
+                }
+                Thread.onSpinWait();
+            }
+            return false;
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (RespConnection connection : connections.values()) {
+                connection.close();
+            }
+            if (control != null) {
+                control.close();
+            }
+        }
+    }
+
+    /**
      * A reply in the line's canonical order, escaped as a quoted string, or the failure to get one
-     * (after which the connection is useless).
+     * (after which the connection is useless). A blocking line shows whether the client blocked.
      */
     private record Outcome(String shown, boolean failed) {
-        static Outcome of(RespConnection connection, CompatScript.Line line) {
+        static Outcome of(Clients clients, CompatScript.Line line) {
             try {
-                connection.send(line.args());
+                RespConnection connection = clients.get(line.connection());
+                if (line.action() == CompatScript.Action.BLOCK) {
+                    connection.send(line.args());
+                    return new Outcome(clients.awaitBlocked(line.connection()) ? "(blocked)" : DID_NOT_BLOCK, false);
+                }
+                if (line.action() == CompatScript.Action.CALL) {
+                    connection.send(line.args());
+                }
                 return new Outcome(Escape.bytes(line.order().canonical(connection.readReply())), false);
             } catch (IOException | RuntimeException e) {
                 return new Outcome("(" + e + ")", true);

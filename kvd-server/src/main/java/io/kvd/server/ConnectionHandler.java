@@ -47,6 +47,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private boolean paused;
     /** Reading paused until the next iteration: this one's slice is spent. */
     private boolean yielded;
+    /** In a blocking command: input accumulates (a close is still seen) but no command runs. */
+    private boolean blocked;
     /** The decoder's {@link RespDecoder#decodedBytes()} at which this iteration's slice is spent. */
     private long sliceEnd;
     private ReceiveLowWater receiveLowWater;
@@ -209,11 +211,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
      * pauses again piles unread input up behind it.
      */
     private void resumeReading() {
-        if (paused || yielded || !ctx.channel().isActive()) {
+        if (paused || yielded || blocked || !ctx.channel().isActive()) {
             return;
         }
         decoder.resume();
-        if (!paused && !yielded) {
+        if (!paused && !yielded && !blocked) {
             ctx.channel().config().setAutoRead(true);
         }
     }
@@ -224,7 +226,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
      */
     void cron(long nowMs) {
         int timeout = server.config().timeout();
-        if (timeout > 0 && nowMs - client.lastInteractionMs() > timeout * 1000L) {
+        // As Redis's clientsCronHandleTimeout, a blocked client is not idle: its command's timeout rules.
+        if (timeout > 0 && !client.isBlocked() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
         } else if (outputLimits.exceeded(pendingOutputBytes(), nowMs)) {
@@ -272,6 +275,31 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     @Override
     public void close() {
         ctx.close();
+    }
+
+    /**
+     * Called while the blocking command runs: the decoder emits no further command (it emits one
+     * per decode call, so the pause takes effect before the next). Reading goes on, so a client
+     * that closes while blocked is seen, and the query-buffer limit still holds.
+     */
+    @Override
+    public void blocked() {
+        blocked = true;
+        decoder.pause();
+    }
+
+    /**
+     * The reply is in the client's buffer: it leaves with this iteration's flush. The commands
+     * that arrived meanwhile run from a task, after whatever command served this client.
+     */
+    @Override
+    public void unblocked() {
+        blocked = false;
+        if (!queuedForFlush) {
+            queuedForFlush = true;
+            flush.add(this);
+        }
+        ctx.executor().execute(this::resumeReading);
     }
 
     private static String format(SocketAddress address) {

@@ -71,6 +71,7 @@ public final class KvdServer implements AutoCloseable {
         // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
         databases.setTime(System.currentTimeMillis());
         this.state = new ServerState(databases, config, this::closeAsync);
+        state.useTimer(loop);
     }
 
     /** Binds every address of {@code bind} and starts serving; returns once the server listens. */

@@ -84,6 +84,7 @@ public final class AofLoader {
                     // keys of slots the map now gives to another node must not be dropped.
                     client.setAuthenticated(true);
                     client.obeyEverySlot();
+                    client.denyBlocking();
                 }
                 if (prefetchedRecords == 0) {
                     prefetchedRecords = prefetchKeys(reader, client.keyspace(), keys);
@@ -179,6 +180,17 @@ public final class AofLoader {
 
         @Override
         public void close() {
+        }
+
+        /** Never called: the replay client is denied blocking. */
+        @Override
+        public void blocked() {
+            throw new IllegalStateException("the AOF replay blocked");
+        }
+
+        @Override
+        public void unblocked() {
+            throw new IllegalStateException("the AOF replay unblocked");
         }
     }
 }

@@ -22,6 +22,12 @@ public final class Client {
 
         /** Closes the connection now, dropping unsent replies (CLIENT KILL). */
         void close();
+
+        /** The client blocked in a command: run none of its further commands until {@link #unblocked}. */
+        void blocked();
+
+        /** The blocked client got its reply: send it, then go on with the commands that wait. */
+        void unblocked();
     }
 
     private final long id;
@@ -46,6 +52,10 @@ public final class Client {
     private final List<WatchedKeys.Watch> watches = new ArrayList<>(0);
     /** A watched key changed since WATCH (Redis's CLIENT_DIRTY_CAS): EXEC answers a null array. */
     private boolean watchedKeyChanged;
+    /** What the client waits for in a blocking command; null when it is not blocked. */
+    private BlockedClients.Blocked blockedOn;
+    /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
+    private boolean denyBlocking;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -206,10 +216,34 @@ public final class Client {
         watchedKeyChanged = false;
     }
 
-    /** The connection closed: the client's watches go, and its transaction with it. */
+    /** The connection closed: the client's watches go, its transaction, and its wait in a blocking command. */
     public void disconnected() {
         transaction = null;
         server.watchedKeys().unwatchAll(this);
+        server.blockedClients().disconnected(this);
+    }
+
+    /** True while the client waits in a blocking command (CLIENT LIST's flag b). */
+    public boolean isBlocked() {
+        return blockedOn != null;
+    }
+
+    BlockedClients.Blocked blockedOn() {
+        return blockedOn;
+    }
+
+    void blockedOn(BlockedClients.Blocked blocked) {
+        this.blockedOn = blocked;
+    }
+
+    /** The AOF's replay client: a blocking command never waits (a hand-written BLPOP answers at once). */
+    public void denyBlocking() {
+        denyBlocking = true;
+    }
+
+    /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
+    boolean mayBlock() {
+        return !denyBlocking && transaction == null;
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

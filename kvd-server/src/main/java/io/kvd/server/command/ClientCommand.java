@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | HELP. Every kvd client is a
+ * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | UNBLOCK | HELP. Every kvd client is a
  * normal client of the default user in database 0 speaking RESP2.
  */
 final class ClientCommand {
@@ -47,6 +47,9 @@ final class ClientCommand {
                     "    Set client meta attr. Options are:",
                     "    * LIB-NAME: the client lib name.",
                     "    * LIB-VER: the client lib version.")
+            .add("unblock", -3, ClientCommand::unblock,
+                    "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+                    "    Unblock the specified blocked client.")
             .withHelp();
 
     private ClientCommand() {
@@ -152,6 +155,28 @@ final class ClientCommand {
         }
     }
 
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked in a blocking command gets the reply of a
+     * timeout, or an UNBLOCKED error; 1 if it was blocked, else 0. The reason is checked first.
+     */
+    private static void unblock(Client client, byte[][] argv) {
+        if (argv.length > 4) {
+            throw new CommandError("ERR unknown subcommand or wrong number of arguments for '"
+                    + Args.utf8(argv[1]) + "'. Try CLIENT HELP.");
+        }
+        String error = null;
+        if (argv.length == 4) {
+            if (Args.is(argv[3], "error")) {
+                error = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+            } else if (!Args.is(argv[3], "timeout")) {
+                throw new CommandError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+            }
+        }
+        Client target = client.server().clients().get(Args.parseLong(argv[2]));
+        boolean unblocked = target != null && client.server().blockedClients().unblockEarly(target, error);
+        client.reply().integer(unblocked ? 1 : 0);
+    }
+
     private static Predicate<Client> killFilters(Client client, byte[][] argv) {
         Predicate<Client> filter = c -> true;
         boolean skipMe = true;
@@ -234,9 +259,13 @@ final class ClientCommand {
                 + " lib-ver=" + c.libVersion();
     }
 
-    /** Redis 7.0's letters, in its order: x in MULTI (EXEC included), d once a watched key changed; else N. */
+    /**
+     * Redis 7.0's letters, in its order: x in MULTI (EXEC included), b blocked in a blocking
+     * command, d once a watched key changed; else N.
+     */
     private static String flags(Client c) {
-        String flags = (c.transaction() != null ? "x" : "") + (c.isWatchedKeyChanged() ? "d" : "");
+        String flags = (c.transaction() != null ? "x" : "") + (c.isBlocked() ? "b" : "")
+                + (c.isWatchedKeyChanged() ? "d" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

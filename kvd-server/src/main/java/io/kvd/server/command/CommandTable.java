@@ -119,6 +119,11 @@ public final class CommandTable {
             command("lmove", 5, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::lmove),
             command("rpoplpush", 3, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::rpoplpush),
             command("lmpop", -4, flags(WRITE, MOVABLE_KEYS), ListCommands::lmpopKeys, ListCommands::lmpop),
+            command("blpop", -3, flags(WRITE, NOSCRIPT, BLOCKING), 1, -2, 1, BlockingCommands::blpop),
+            command("brpop", -3, flags(WRITE, NOSCRIPT, BLOCKING), 1, -2, 1, BlockingCommands::brpop),
+            command("brpoplpush", 4, flags(WRITE, DENYOOM, NOSCRIPT, BLOCKING), 1, 2, 1, BlockingCommands::brpoplpush),
+            command("blmove", 6, flags(WRITE, DENYOOM, NOSCRIPT, BLOCKING), 1, 2, 1, BlockingCommands::blmove),
+            command("blmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::blmpop),
             // sorted sets
             command("zadd", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zadd),
             command("zincrby", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zincrby),
@@ -153,6 +158,9 @@ public final class CommandTable {
             command("zdiffstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zdiffstore),
             command("zintercard", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zintercard),
             command("zmpop", -4, flags(WRITE, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zmpop),
+            command("bzpopmin", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmin),
+            command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
+            command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
@@ -303,7 +311,13 @@ public final class CommandTable {
             client.reply().simpleString("QUEUED");
             return command;
         }
-        return run(client, command, argv);
+        run(client, command, argv);
+        // As Redis's processCommand: clients blocked on keys this command (or EXEC) made ready are served after it.
+        BlockedClients blocked = client.server().blockedClients();
+        if (!blocked.isEmpty()) {
+            blocked.serveReadyKeys();
+        }
+        return command;
     }
 
     /**

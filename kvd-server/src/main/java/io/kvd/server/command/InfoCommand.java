@@ -100,7 +100,7 @@ final class InfoCommand {
 
     private static void clients(ServerState server, Section s) {
         s.field("connected_clients", server.clients().size())
-                .field("blocked_clients", 0)
+                .field("blocked_clients", server.blockedClientCount())
                 .field("tracking_clients", 0);
     }
 

@@ -289,7 +289,7 @@ final class ListCommands {
     }
 
     /** LEFT is the head, RIGHT the tail; anything else a syntax error. */
-    private static boolean side(byte[] arg) {
+    static boolean side(byte[] arg) {
         if (Args.is(arg, "left")) {
             return true;
         }
@@ -304,7 +304,7 @@ final class ListCommands {
      * looked at; the destination's type is checked before the pop. Onto the same key it rotates
      * (a one-element list stays as it is, its TTL too).
      */
-    private static void move(Client client, byte[] from, byte[] to, boolean fromHead, boolean toHead) {
+    static void move(Client client, byte[] from, byte[] to, boolean fromHead, boolean toHead) {
         Keyspace keyspace = client.keyspace();
         ListValue source = keyspace.list(from);
         if (source == null) {
@@ -333,45 +333,55 @@ final class ListCommands {
      * and is logged as the LPOP or RPOP with the count it took, as Redis rewrites it.
      */
     static void lmpop(Client client, byte[][] argv) {
-        long numkeys = Args.parseLong(argv[1], NUMKEYS_NOT_POSITIVE);
-        if (numkeys < 1) {
-            throw new CommandError(NUMKEYS_NOT_POSITIVE);
-        }
-        if (numkeys >= argv.length - 2) {
-            throw new CommandError(Errors.SYNTAX);
-        }
-        int sideAt = 2 + (int) numkeys;
-        boolean head = side(argv[sideAt]);
-        long count = -1;
-        for (int i = sideAt + 1; i < argv.length; i++) {
-            if (count == -1 && Args.is(argv[i], "count") && i + 1 < argv.length) {
-                count = Args.parseLong(argv[++i], COUNT_NOT_POSITIVE);
-                if (count < 1) {
-                    throw new CommandError(COUNT_NOT_POSITIVE);
-                }
-            } else {
-                throw new CommandError(Errors.SYNTAX);
-            }
-        }
-        if (count == -1) {
-            count = 1;
-        }
+        MultiPop request = MultiPop.parse(argv, 1);
         Keyspace keyspace = client.keyspace();
-        for (int i = 2; i < sideAt; i++) {
+        for (int i = request.firstKey(); i < request.keysEnd(); i++) {
             ListValue list = keyspace.list(argv[i]);
-            if (list == null) {
-                continue;
+            if (list != null) {
+                popRange(client, argv[i], list, request.head(), request.count());
+                return;
             }
-            long popped = Math.min(count, list.size());
-            Reply reply = client.reply();
-            reply.arrayHeader(2);
-            reply.bulk(argv[i]);
-            reply.arrayHeader((int) popped);
-            list.pop(head, popped, reply::bulk);
-            client.logAs(head ? LPOP : RPOP, argv[i], Long.toString(popped).getBytes(StandardCharsets.US_ASCII));
-            return;
         }
         client.reply().nullArray();
+    }
+
+    /** The arguments of LMPOP and BLMPOP from numkeys on: the keys {@code argv[firstKey, keysEnd)}, the side, the count. */
+    record MultiPop(int firstKey, int keysEnd, boolean head, long count) {
+        /** As Redis's lmpopGenericCommand: numkeys, then the side, then COUNT, each refused in that order. */
+        static MultiPop parse(byte[][] argv, int numkeysAt) {
+            long numkeys = Args.parseLong(argv[numkeysAt], NUMKEYS_NOT_POSITIVE);
+            if (numkeys < 1) {
+                throw new CommandError(NUMKEYS_NOT_POSITIVE);
+            }
+            if (numkeys >= argv.length - numkeysAt - 1) {
+                throw new CommandError(Errors.SYNTAX);
+            }
+            int sideAt = numkeysAt + 1 + (int) numkeys;
+            boolean head = side(argv[sideAt]);
+            long count = -1;
+            for (int i = sideAt + 1; i < argv.length; i++) {
+                if (count == -1 && Args.is(argv[i], "count") && i + 1 < argv.length) {
+                    count = Args.parseLong(argv[++i], COUNT_NOT_POSITIVE);
+                    if (count < 1) {
+                        throw new CommandError(COUNT_NOT_POSITIVE);
+                    }
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
+                }
+            }
+            return new MultiPop(numkeysAt + 1, sideAt, head, count == -1 ? 1 : count);
+        }
+    }
+
+    /** LMPOP's reply from {@code list} under {@code key}: the key and up to {@code count} elements; logged as the pop. */
+    static void popRange(Client client, byte[] key, ListValue list, boolean head, long count) {
+        long popped = Math.min(count, list.size());
+        Reply reply = client.reply();
+        reply.arrayHeader(2);
+        reply.bulk(key);
+        reply.arrayHeader((int) popped);
+        list.pop(head, popped, reply::bulk);
+        client.logAs(head ? LPOP : RPOP, key, Long.toString(popped).getBytes(StandardCharsets.US_ASCII));
     }
 
     /** LMPOP's keys for the cluster slot check: Redis's lmpopGetKeys is SINTERCARD's genericGetKeys. */

@@ -168,6 +168,31 @@ final class LongDouble {
     }
 
     /**
+     * Redis's {@code (long long)(value * 1000.0)} for a timeout in seconds, as x86-64 computes it:
+     * the product rounded to a long double, then truncated toward zero; {@link Long#MIN_VALUE}
+     * (the FPU's "integer indefinite") when it is infinite or outside a long's range.
+     */
+    long millisTruncated() {
+        if (infinite) {
+            return Long.MIN_VALUE;
+        }
+        if (significand.signum() == 0) {
+            return 0;
+        }
+        LongDouble product = fromRational(significand.signum() < 0,
+                significand.abs().multiply(BigInteger.valueOf(1000)), BigInteger.ONE, exponent);
+        if (product.infinite) {
+            return Long.MIN_VALUE;
+        }
+        BigInteger magnitude = product.significand.abs();
+        magnitude = product.exponent >= 0 ? magnitude.shiftLeft(product.exponent) : magnitude.shiftRight(-product.exponent);
+        if (magnitude.bitLength() > 63) {
+            return Long.MIN_VALUE;
+        }
+        return product.significand.signum() < 0 ? -magnitude.longValue() : magnitude.longValue();
+    }
+
+    /**
      * The long double nearest to {@code num / den * 2^binaryExponent} (positive), ties to even;
      * infinite on overflow, null if a non-zero value rounds to zero (strtold's ERANGE).
      */

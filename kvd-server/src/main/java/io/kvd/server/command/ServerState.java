@@ -7,6 +7,7 @@ import io.kvd.server.store.Keyspace;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Everything commands may see beyond their own client: the keyspace, the configuration, the
@@ -17,7 +18,7 @@ public final class ServerState {
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
-    private final WatchedKeys watchedKeys;
+    private final KeyWatchers keyWatchers;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
@@ -59,7 +60,8 @@ public final class ServerState {
         this.databases = databases;
         this.expiryCycle = new ActiveExpiryCycle(databases);
         databases.onExpired(commandLog::expired);
-        this.watchedKeys = new WatchedKeys(databases);
+        this.keyWatchers = new KeyWatchers(databases);
+        keyWatchers.blocked().logTo(commandLog);
         this.config = config;
         this.shutdown = shutdown;
     }
@@ -86,7 +88,21 @@ public final class ServerState {
     }
 
     WatchedKeys watchedKeys() {
-        return watchedKeys;
+        return keyWatchers.watched();
+    }
+
+    BlockedClients blockedClients() {
+        return keyWatchers.blocked();
+    }
+
+    /** INFO's blocked_clients: clients waiting in a blocking command. */
+    public long blockedClientCount() {
+        return keyWatchers.blocked().count();
+    }
+
+    /** The event loop, where blocked clients' timeouts are scheduled. */
+    public void useTimer(ScheduledExecutorService timer) {
+        keyWatchers.blocked().useTimer(timer);
     }
 
     public AofRewriteStatus aofRewrite() {

@@ -865,60 +865,84 @@ final class SortedSetCommands {
      * Redis propagates it.
      */
     static void zmpop(Client client, byte[][] argv) {
-        long numkeys = Args.parseLong(argv[1], NUMKEYS_NOT_POSITIVE);
-        if (numkeys < 1) {
-            throw new CommandError(NUMKEYS_NOT_POSITIVE);
+        MultiPop request = MultiPop.parse(argv, 1);
+        Keyspace keyspace = client.keyspace();
+        for (int i = request.firstKey(); i < request.keysEnd(); i++) {
+            ZSetValue zset = keyspace.zset(argv[i]);
+            if (zset != null) {
+                popRange(client, argv[i], zset, request.max(), request.count());
+                return;
+            }
         }
-        long whereAt = 1 + numkeys + 1;
-        if (whereAt >= argv.length) {
-            throw new CommandError(Errors.SYNTAX);
-        }
-        boolean max;
-        if (Args.is(argv[(int) whereAt], "min")) {
-            max = false;
-        } else if (Args.is(argv[(int) whereAt], "max")) {
-            max = true;
-        } else {
-            throw new CommandError(Errors.SYNTAX);
-        }
-        long count = -1;
-        for (int j = (int) whereAt + 1; j < argv.length; j++) {
-            if (count == -1 && Args.is(argv[j], "count") && j + 1 < argv.length) {
-                j++;
-                count = Args.parseLong(argv[j], COUNT_NOT_POSITIVE);
-                if (count < 1) {
-                    throw new CommandError(COUNT_NOT_POSITIVE);
-                }
+        client.reply().nullArray();
+    }
+
+    /** The arguments of ZMPOP and BZMPOP from numkeys on: the keys {@code argv[firstKey, keysEnd)}, MIN or MAX, the count. */
+    record MultiPop(int firstKey, int keysEnd, boolean max, long count) {
+        /** As Redis's zmpopGenericCommand: numkeys, then MIN|MAX, then COUNT, each refused in that order. */
+        static MultiPop parse(byte[][] argv, int numkeysAt) {
+            long numkeys = Args.parseLong(argv[numkeysAt], NUMKEYS_NOT_POSITIVE);
+            if (numkeys < 1) {
+                throw new CommandError(NUMKEYS_NOT_POSITIVE);
+            }
+            long whereAt = numkeysAt + numkeys + 1;
+            if (whereAt >= argv.length) {
+                throw new CommandError(Errors.SYNTAX);
+            }
+            boolean max;
+            if (Args.is(argv[(int) whereAt], "min")) {
+                max = false;
+            } else if (Args.is(argv[(int) whereAt], "max")) {
+                max = true;
             } else {
                 throw new CommandError(Errors.SYNTAX);
             }
-        }
-        if (count == -1) {
-            count = 1;
-        }
-        Keyspace keyspace = client.keyspace();
-        for (int i = 2; i < whereAt; i++) {
-            ZSetValue zset = keyspace.zset(argv[i]);
-            if (zset == null) {
-                continue;
+            long count = -1;
+            for (int j = (int) whereAt + 1; j < argv.length; j++) {
+                if (count == -1 && Args.is(argv[j], "count") && j + 1 < argv.length) {
+                    j++;
+                    count = Args.parseLong(argv[j], COUNT_NOT_POSITIVE);
+                    if (count < 1) {
+                        throw new CommandError(COUNT_NOT_POSITIVE);
+                    }
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
+                }
             }
-            int size = zset.size();
-            int popped = (int) Math.min(count, size);
+            return new MultiPop(numkeysAt + 1, (int) whereAt, max, count == -1 ? 1 : count);
+        }
+    }
+
+    /**
+     * ZMPOP's reply from {@code zset} under {@code key}: [key, [[member, score] ...]] of up to
+     * {@code count} members; logged as the ZPOPMIN or ZPOPMAX with the count taken, as Redis propagates it.
+     */
+    static void popRange(Client client, byte[] key, ZSetValue zset, boolean max, long count) {
+        int size = zset.size();
+        int popped = (int) Math.min(count, size);
+        client.reply().arrayHeader(2);
+        client.reply().bulk(key);
+        client.reply().arrayHeader(popped);
+        for (int k = 0; k < popped; k++) {
+            int rank = max ? size - 1 - k : k;
             client.reply().arrayHeader(2);
-            client.reply().bulk(argv[i]);
-            client.reply().arrayHeader(popped);
-            for (int k = 0; k < popped; k++) {
-                int rank = max ? size - 1 - k : k;
-                client.reply().arrayHeader(2);
-                client.reply().bulk(zset.memberAt(rank));
-                client.reply().bulk(Scores.format(zset.scoreAt(rank)));
-            }
-            int start = max ? size - popped : 0;
-            zset.removeRange(start, start + popped);
-            client.logAs(max ? ZPOPMAX : ZPOPMIN, argv[i], Args.bytes(Integer.toString(popped)));
-            return;
+            client.reply().bulk(zset.memberAt(rank));
+            client.reply().bulk(Scores.format(zset.scoreAt(rank)));
         }
-        client.reply().nullArray();
+        int start = max ? size - popped : 0;
+        zset.removeRange(start, start + popped);
+        client.logAs(max ? ZPOPMAX : ZPOPMIN, key, Args.bytes(Integer.toString(popped)));
+    }
+
+    /** BZPOPMIN's and BZPOPMAX's reply: [key, member, score] of the lowest or highest member; logged as ZPOPMIN/ZPOPMAX key. */
+    static void popWithKey(Client client, byte[] key, ZSetValue zset, boolean max) {
+        int rank = max ? zset.size() - 1 : 0;
+        client.reply().arrayHeader(3);
+        client.reply().bulk(key);
+        client.reply().bulk(zset.memberAt(rank));
+        client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+        zset.removeRange(rank, rank + 1);
+        client.logAs(max ? ZPOPMAX : ZPOPMIN, key);
     }
 
     private static void replyScore(Client client, double score) {

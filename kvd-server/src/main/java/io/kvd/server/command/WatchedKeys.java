@@ -11,10 +11,10 @@ import java.util.Map;
 
 /**
  * WATCH's bookkeeping, as Redis 7.0's multi.c: the clients watching each (database, key), and
- * each client's watches. While the map holds anything it listens to the keyspaces' changes; when
- * it empties it stops, so commands on a server nobody WATCHes pay one null check per change.
+ * each client's watches. It hears the keyspaces' changes through {@link KeyWatchers} while the map
+ * holds anything.
  */
-final class WatchedKeys implements Databases.KeyWatcher {
+final class WatchedKeys {
     /** One client watching one key. {@code expired}: the key was already past its deadline when watched. */
     static final class Watch {
         final Client client;
@@ -30,23 +30,13 @@ final class WatchedKeys implements Databases.KeyWatcher {
         }
     }
 
-    private record DbKey(int db, byte[] key) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof DbKey other && other.db == db && Arrays.equals(other.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * db + Arrays.hashCode(key);
-        }
-    }
-
     private final Databases databases;
+    private final KeyWatchers listeners;
     private final Map<DbKey, List<Watch>> watchers = new HashMap<>();
 
-    WatchedKeys(Databases databases) {
+    WatchedKeys(Databases databases, KeyWatchers listeners) {
         this.databases = databases;
+        this.listeners = listeners;
     }
 
     /** WATCH of one key in the client's database; watching it again changes nothing. */
@@ -61,7 +51,7 @@ final class WatchedKeys implements Databases.KeyWatcher {
         Watch watch = new Watch(client, db, copy, databases.get(db).isExpired(copy));
         watchers.computeIfAbsent(new DbKey(db, copy), k -> new ArrayList<>(1)).add(watch);
         client.watches().add(watch);
-        databases.watchKeys(this);
+        listeners.listenersChanged();
     }
 
     /** True when no client watches anything (and the keyspaces tell nobody of their changes). */
@@ -69,7 +59,7 @@ final class WatchedKeys implements Databases.KeyWatcher {
         return watchers.isEmpty();
     }
 
-        /** UNWATCH, EXEC, DISCARD, a closed connection: the client watches nothing any more. */
+    /** UNWATCH, EXEC, DISCARD, a closed connection: the client watches nothing any more. */
     void unwatchAll(Client client) {
         List<Watch> watches = client.watches();
         if (watches.isEmpty()) {
@@ -85,7 +75,7 @@ final class WatchedKeys implements Databases.KeyWatcher {
         }
         watches.clear();
         if (watchers.isEmpty()) {
-            databases.watchKeys(null);
+            listeners.listenersChanged();
         }
     }
 
@@ -103,7 +93,6 @@ final class WatchedKeys implements Databases.KeyWatcher {
     }
 
     /** Redis 7.0's touchWatchedKey. */
-    @Override
     public void modified(int db, byte[] key) {
         List<Watch> clients = watchers.get(new DbKey(db, key));
         if (clients == null) {
@@ -126,7 +115,6 @@ final class WatchedKeys implements Databases.KeyWatcher {
     }
 
     /** Redis 7.0's touchAllWatchedKeysInDb: a key that exists before the flush or swap, or after a swap, changed. */
-    @Override
     public void replacing(Keyspace emptied, Keyspace replacedWith) {
         for (Map.Entry<DbKey, List<Watch>> entry : watchers.entrySet()) {
             byte[] key = entry.getKey().key();

@@ -167,8 +167,9 @@ class ClientCommandTest {
     @Test
     void helpListsTheSubcommandsKvdImplements() {
         assertThat(kvd.call("CLIENT", "HELP"))
-                .startsWith("*33\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .startsWith("*35\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
                 .contains("+SETINFO <option> <value>\r\n")
+                .contains("+UNBLOCK <clientid> [TIMEOUT|ERROR]\r\n")
                 .endsWith("+HELP\r\n+    Prints this help.\r\n");
     }
 }

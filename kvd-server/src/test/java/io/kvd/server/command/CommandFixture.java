@@ -59,6 +59,15 @@ final class CommandFixture {
             args[i] = argv[i].getBytes(StandardCharsets.UTF_8);
         }
         commands.call(who, args);
+        return takeReply(who);
+    }
+
+    /** What {@code who} was sent since its last command's reply was taken (a blocked client's reply), as text. */
+    String pending(Client who) {
+        return new String(takeReply(who), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] takeReply(Client who) {
         ByteBuf out = who.reply().take();
         if (out == null) {
             return new byte[0];

@@ -1,8 +1,9 @@
 package io.kvd.server.command;
 
-/** The connection of a socket-less test client: fixed loopback addresses, and it remembers a close. */
+/** The connection of a socket-less test client: fixed loopback addresses; it remembers a close and a block. */
 public final class LoopbackConnection implements Client.Connection {
     private boolean closed;
+    private boolean blocked;
 
     @Override
     public String remoteAddress() {
@@ -26,5 +27,20 @@ public final class LoopbackConnection implements Client.Connection {
 
     public boolean isClosed() {
         return closed;
+    }
+
+    @Override
+    public void blocked() {
+        blocked = true;
+    }
+
+    @Override
+    public void unblocked() {
+        blocked = false;
+    }
+
+    /** Between {@link #blocked} and {@link #unblocked}. */
+    public boolean isBlocked() {
+        return blocked;
     }
 }
