@@ -3,13 +3,16 @@
 #   hashes  100,000 hashes ("hash:%08d") of 10 fields ("field:N", 8-byte values): per field
 #   set16   one set of 1,000,000 random 16-byte members: per member
 #   setint  one set of the integers 0..999,999: per member
+#   list16  one list of 1,000,000 random 16-byte elements: per element
+#   zset    one sorted set of 1,000,000 members ("member:%07d") with distinct random scores: per member
+#   zsets10 100,000 sorted sets ("zset:%08d") of 10 members ("m:N", scores 0..9): per member
 # Each is loaded with redis-cli --pipe in two halves (SADD of 100 members per command for the big
-# sets). kvd: resident set (VmRSS after a full GC) per element over the whole fill, and marginal:
+# sets and lists, ZADD of 100 pairs for the big sorted set). kvd: resident set (VmRSS after a full GC) per element over the whole fill, and marginal:
 # over the second half only, which leaves out what the first fill costs once (buffers, code, the
 # allocator's arrays kept ready); the live heap at the end. Redis: INFO used_memory and RSS, the same two ways.
 # Usage: memory_per_element.sh SHAPE [extra JVM flags...]   (from the repository root after `mvn package`)
 set -euo pipefail
-SHAPE=${1:?hashes, set16 or setint}
+SHAPE=${1:?hashes, set16, setint, list16, zset or zsets10}
 shift
 JVM_FLAGS=("$@")
 PORT_KVD=$((20000 + RANDOM % 20000))
@@ -42,6 +45,26 @@ with halves[0], halves[1]:
         for i in range(0, len(members), 100):
             command(halves[i * 2 // len(members)], b"SADD", b"set", *members[i:i + 100])
         print(len(set(members)))
+    elif shape == "list16":
+        elements = [b"%016x" % rng.getrandbits(64) for _ in range(1_000_000)]
+        for i in range(0, len(elements), 100):
+            command(halves[i * 2 // len(elements)], b"RPUSH", b"list", *elements[i:i + 100])
+        print(len(elements))
+    elif shape == "zset":
+        scores = rng.sample(range(1 << 40), 1_000_000)
+        for i in range(0, 1_000_000, 100):
+            pairs = []
+            for j in range(i, i + 100):
+                pairs += [b"%d" % scores[j], b"member:%07d" % j]
+            command(halves[i * 2 // 1_000_000], b"ZADD", b"zset", *pairs)
+        print(1_000_000)
+    elif shape == "zsets10":
+        for z in range(100_000):
+            pairs = []
+            for m in range(10):
+                pairs += [b"%d" % m, b"m:%d" % m]
+            command(halves[z % 2], b"ZADD", b"zset:%08d" % z, *pairs)
+        print(1_000_000)
     else:
         sys.exit("unknown shape " + shape)
 PY

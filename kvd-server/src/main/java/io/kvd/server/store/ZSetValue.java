@@ -263,7 +263,7 @@ public final class ZSetValue extends StoredCollection {
         for (int i = 0; i < count; i++) {
             members[i] = Listpack.element(packed, at);
             at = Listpack.next(packed, at);
-            scores[i] = MemberTable.score(Listpack.element(packed, at));
+            scores[i] = unpackScore(Listpack.element(packed, at));
             at = Listpack.next(packed, at);
         }
     }
@@ -306,7 +306,7 @@ public final class ZSetValue extends StoredCollection {
         int elements = 2 * count;
         int bytes = Varint.length(elements);
         for (int i = 0; i < count; i++) {
-            bytes += Varint.length(members[i].length) + members[i].length + 1 + 8;
+            bytes += Varint.length(members[i].length) + members[i].length + 1 + packedScoreLength(scores[i]);
         }
         byte[] listpack = new byte[bytes];
         int at = Varint.write(listpack, 0, elements);
@@ -314,11 +314,61 @@ public final class ZSetValue extends StoredCollection {
             at = Varint.write(listpack, at, members[i].length);
             System.arraycopy(members[i], 0, listpack, at, members[i].length);
             at += members[i].length;
-            at = Varint.write(listpack, at, 8);
-            System.arraycopy(MemberTable.scoreBytes(scores[i]), 0, listpack, at, 8);
-            at += 8;
+            int length = packedScoreLength(scores[i]);
+            at = Varint.write(listpack, at, length);
+            packScore(scores[i], listpack, at, length);
+            at += length;
         }
         return listpack;
+    }
+
+    /**
+     * A score in the listpack takes the bytes it needs, as Redis's listpack stores an integral
+     * score as an integer: an integral value that fits 7 bytes is its two's complement in the
+     * fewest little-endian bytes (none for 0); anything else (a fraction, -0, the infinities,
+     * larger values) the double's 8 bytes. The element's length tells them apart.
+     */
+    private static int packedScoreLength(double score) {
+        long integral = (long) score;
+        if (integral != score || Double.doubleToRawLongBits(score) == Long.MIN_VALUE) {
+            return 8;
+        }
+        if (integral == 0) {
+            return 0;
+        }
+        for (int length = 1; length < 8; length++) {
+            int unused = 64 - 8 * length;
+            if (integral << unused >> unused == integral) {
+                return length;
+            }
+        }
+        return 8;
+    }
+
+    private static void packScore(double score, byte[] into, int at, int length) {
+        if (length == 8) {
+            System.arraycopy(MemberTable.scoreBytes(score), 0, into, at, 8);
+            return;
+        }
+        long integral = (long) score;
+        for (int i = 0; i < length; i++) {
+            into[at + i] = (byte) (integral >>> (8 * i));
+        }
+    }
+
+    private static double unpackScore(byte[] packed) {
+        if (packed.length == 8) {
+            return MemberTable.score(packed);
+        }
+        long value = 0;
+        for (int i = 0; i < packed.length; i++) {
+            value |= (packed[i] & 0xFFL) << (8 * i);
+        }
+        if (packed.length > 0) {
+            int unused = 64 - 8 * packed.length;
+            value = value << unused >> unused;
+        }
+        return value;
     }
 
     /** Moves the members into a table, for good (Redis never converts a sorted set back in place). */

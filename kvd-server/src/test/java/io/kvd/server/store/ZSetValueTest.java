@@ -57,6 +57,28 @@ class ZSetValueTest {
     }
 
     @Test
+    void aListpackKeepsEveryScoreExactlyWhateverBytesItTakes() {
+        double[] scores = {0, -0.0, 1, -1, 127, 128, -128, -129, 255, 65536, -(1L << 40), (1L << 55) - 1,
+                -(1L << 55), 1L << 55, 1L << 62, 0x1p63, -0x1p63, 1.5, -2.25, 1e-300, Double.MAX_VALUE,
+                Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+        ZSetValue zset = keyspace.zsetForWrite(b("z"));
+        for (int i = 0; i < scores.length; i++) {
+            zset.put(b("m" + i), scores[i]);
+        }
+
+        ZSetValue reread = keyspace.zset(b("z"));
+        assertThat(keyspace.objectEncoding(b("z"))).isEqualTo("listpack");
+        assertThat(reread.size()).isEqualTo(scores.length);
+        for (int i = 0; i < scores.length; i++) {
+            // A listpack reads minus zero back as 0, as Redis's does.
+            assertThat(reread.score(b("m" + i))).as("m" + i).isEqualTo(scores[i] == 0 ? 0.0 : scores[i]);
+        }
+        for (int rank = 1; rank < reread.size(); rank++) {
+            assertThat(reread.scoreAt(rank)).isGreaterThanOrEqualTo(reread.scoreAt(rank - 1));
+        }
+    }
+
+    @Test
     void aListpackBecomesASkipListPastEitherLimitAndStaysOne() {
         limits.setZsetMaxListpackEntries(2);
         ZSetValue zset = keyspace.zsetForWrite(b("z"));
