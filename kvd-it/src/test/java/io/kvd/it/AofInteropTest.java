@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +60,26 @@ class AofInteropTest {
             List.of("SADD", "popped", "x", "y"),
             List.of("SPOP", "popped", "5"),
             bigSadd(),
+            List.of("RPUSH", "list", "a", "b", "c", "d", "e"),
+            List.of("LPUSH", "list", "z"),
+            List.of("LSET", "list", "1", "A"),
+            List.of("LINSERT", "list", "BEFORE", "c", "bc"),
+            List.of("LREM", "list", "1", "d"),
+            List.of("LPOP", "list"),
+            List.of("BRPOP", "list", "0"),
+            List.of("LMPOP", "1", "list", "RIGHT", "COUNT", "1"),
+            List.of("BLMOVE", "list", "moved", "LEFT", "RIGHT", "0"),
+            List.of("BRPOPLPUSH", "moved", "list", "0"),
+            bigPush(),
+            List.of("LTRIM", "biglist", "1", "-2"),
+            List.of("ZADD", "zset", "1", "a", "2.5", "b", "-inf", "c", "3", "d"),
+            List.of("ZINCRBY", "zset", "10", "a"),
+            List.of("ZREM", "zset", "b"),
+            List.of("BZPOPMIN", "zset", "0"),
+            List.of("BZMPOP", "0", "1", "zset", "MAX", "COUNT", "1"),
+            bigZadd(),
+            List.of("ZPOPMAX", "bigzset", "2"),
+            List.of("ZREMRANGEBYSCORE", "bigzset", "0", "10"),
             List.of("MULTI"),
             List.of("SET", "tx1", "v"),
             List.of("HSET", "txhash", "f", "v"),
@@ -78,7 +99,8 @@ class AofInteropTest {
     /** The keys each database may hold after {@link #WRITES}. */
     private static final Map<Integer, List<String>> KEYS = Map.of(
             0, List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring", "gone", "past", "m1", "m2",
-                    "renamed", "hash", "bighash", "set", "ints", "popped", "bigset", "tx1", "txhash", "tx2"),
+                    "renamed", "hash", "bighash", "set", "ints", "popped", "bigset", "list", "moved", "biglist",
+                    "zset", "bigzset", "tx1", "txhash", "tx2"),
             3, List.of("in3", "moving"),
             4, List.of("in4"),
             5, List.of("moving"),
@@ -88,6 +110,25 @@ class AofInteropTest {
     private static List<String> bigSadd() {
         List<String> command = new ArrayList<>(List.of("SADD", "bigset"));
         for (int i = 0; i < 200; i++) {
+            command.add("member:" + i);
+        }
+        return command;
+    }
+
+    /** RPUSH of 1,000 elements: past one 8 KB node, a quicklist of several in both. */
+    private static List<String> bigPush() {
+        List<String> command = new ArrayList<>(List.of("RPUSH", "biglist"));
+        for (int i = 0; i < 1000; i++) {
+            command.add("element:" + i);
+        }
+        return command;
+    }
+
+    /** ZADD of 200 members: past the listpack's 128, a skip list in both. */
+    private static List<String> bigZadd() {
+        List<String> command = new ArrayList<>(List.of("ZADD", "bigzset"));
+        for (int i = 0; i < 200; i++) {
+            command.add(Double.toString(i * 0.5));
             command.add("member:" + i);
         }
         return command;
@@ -103,7 +144,8 @@ class AofInteropTest {
 
     /**
      * Each key's type, value and absolute deadline (PEXPIRETIME) as a server reports them, by
-     * database: a hash and a set through replies whose order does not depend on the encoding.
+     * database: a hash and a set through replies whose order does not depend on the encoding, a
+     * list and a sorted set whole, in their order.
      */
     private static Map<String, String> contents(int port) throws Exception {
         Map<String, String> contents = new LinkedHashMap<>();
@@ -116,6 +158,8 @@ class AofInteropTest {
                         case "+hash\r\n" -> c.call("HLEN", key) + c.call("HMGET", key, "f", "f1", "f2", "f3");
                         case "+set\r\n" -> c.call("SCARD", key)
                                 + c.call("SMISMEMBER", key, "a", "b", "c", "1", "2", "3", "x", "m", "member:0", "member:199");
+                        case "+list\r\n" -> c.call("LRANGE", key, "0", "-1");
+                        case "+zset\r\n" -> c.call("ZRANGE", key, "0", "-1", "WITHSCORES");
                         default -> c.call("GET", key);
                     };
                     contents.put(db + ":" + key, type + value + " " + c.call("PEXPIRETIME", key));
@@ -163,7 +207,7 @@ class AofInteropTest {
         try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
             write(kvd.port());
             assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
-            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> info(c).contains("aof_rewrites:1\r\n") ? true : null);
+            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> call(c, "INFO", "persistence").contains("aof_rewrites:1\r\n") ? true : null);
             c.call("INCR", "counter");
             expected = contents(kvd.port());
         }
@@ -180,9 +224,45 @@ class AofInteropTest {
         }
     }
 
-    private static String info(RespConnection c) {
+    @Test
+    void popsServedToBlockedClientsReplayInKvdAndRedisServerAsTheyHappened() throws Exception {
+        Tools.require("redis-server");
+        Path kvdDir = WorkDir.create("kvd-aof");
+        String expected;
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir);
+             RespConnection list = RespConnection.open(kvd.port());
+             RespConnection zset = RespConnection.open(kvd.port());
+             RespConnection pusher = RespConnection.open(kvd.port())) {
+            list.send("BLMOVE".getBytes(), "q".getBytes(), "moved".getBytes(), "LEFT".getBytes(), "RIGHT".getBytes(),
+                    "0".getBytes());
+            zset.send("BZPOPMAX".getBytes(), "z".getBytes(), "0".getBytes());
+            Poll.until(Duration.ofSeconds(10), "both clients blocked",
+                    () -> call(pusher, "INFO", "clients").contains("blocked_clients:2\r\n") ? true : null);
+            pusher.call("RPUSH", "q", "a", "b");
+            pusher.call("ZADD", "z", "1", "low", "2", "high");
+            assertThat(new String(list.readReply(), StandardCharsets.UTF_8)).isEqualTo("$1\r\na\r\n");
+            assertThat(new String(zset.readReply(), StandardCharsets.UTF_8)).isEqualTo("*3\r\n$1\r\nz\r\n$4\r\nhigh\r\n$1\r\n2\r\n");
+            expected = servedContents(pusher);
+        }
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(servedContents(c)).isEqualTo(expected);
+        }
+        Path redisDir = WorkDir.create("redis-aof");
+        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no"); RespConnection c = RespConnection.open(redis.port())) {
+            assertThat(servedContents(c)).isEqualTo(expected);
+        }
+    }
+
+    private static String servedContents(RespConnection c) throws IOException {
+        return c.call("LRANGE", "q", "0", "-1") + c.call("LRANGE", "moved", "0", "-1")
+                + c.call("ZRANGE", "z", "0", "-1", "WITHSCORES");
+    }
+
+    private static String call(RespConnection c, String... args) {
         try {
-            return c.call("INFO", "persistence");
+            return c.call(args);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
