@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Random argument vectors against the keyspace, with the clock moving: every reply is exactly one
- * well-formed RESP value, errors carry an upper-case code, and the keyspace's invariants hold.
+ * well-formed RESP value, errors carry an upper-case code, and the keyspace's invariants hold. A
+ * command that blocks is answered at once, as CLIENT UNBLOCK answers it.
  * Replays the corpus in src/test/resources on every build; {@code JAZZER_FUZZ=1 mvn test -pl
  * kvd-server -am -Dtest=CommandFuzzTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes.
  */
@@ -29,6 +30,11 @@ class CommandFuzzTest {
                 argv[i] = data.consumeBoolean() ? data.pickValue(CommandVocabulary.WORDS) : data.consumeString(12);
             }
             assertOneWellFormedReply(kvd.callRaw(argv));
+            if (kvd.client.isBlocked()) {
+                // A socket's client would wait; this one is answered as CLIENT UNBLOCK answers.
+                assertThat(kvd.server.blockedClients().unblockEarly(kvd.client, null)).isTrue();
+                assertOneWellFormedReply(kvd.pending(kvd.client).getBytes(StandardCharsets.ISO_8859_1));
+            }
             kvd.keyspace.checkInvariants();
         }
     }

@@ -11,14 +11,29 @@ public final class CommandVocabulary {
             "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST",
             "HSET", "HSETNX", "HGET", "HMSET", "HMGET", "HGETALL", "HDEL", "HLEN", "HEXISTS", "HKEYS", "HVALS",
             "HINCRBY", "HINCRBYFLOAT", "HSTRLEN", "HRANDFIELD", "HSCAN", "WITHVALUES",
+            "SADD", "SREM", "SMEMBERS", "SISMEMBER", "SCARD", "SPOP", "SRANDMEMBER", "SMOVE", "SINTER",
+            "SUNIONSTORE", "SDIFF", "SINTERCARD", "SSCAN",
+            "LPUSH", "RPUSH", "LPUSHX", "LPOP", "RPOP", "LLEN", "LINDEX", "LSET", "LINSERT", "LRANGE", "LTRIM",
+            "LREM", "LPOS", "LMOVE", "RPOPLPUSH", "LMPOP", "LEFT", "RIGHT", "BEFORE", "AFTER", "RANK", "MAXLEN",
+            "ZADD", "ZINCRBY", "ZCARD", "ZSCORE", "ZRANK", "ZREM", "ZRANGE", "ZRANGEBYSCORE", "ZRANGEBYLEX",
+            "ZREVRANGE", "ZCOUNT", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "ZREMRANGEBYSCORE", "ZRANGESTORE",
+            "ZUNIONSTORE", "ZINTER", "ZDIFF", "ZINTERCARD", "ZRANDMEMBER", "ZSCAN", "MIN", "MAX", "BYSCORE",
+            "BYLEX", "REV", "LIMIT", "WITHSCORES", "WEIGHTS", "AGGREGATE", "SUM", "INCR", "CH",
+            "(1", "+inf", "-inf", "+", "-", "[a", "(a", "0.01",
+            "BLPOP", "BRPOP", "BLMOVE", "BRPOPLPUSH", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP",
+            "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH", "MOVE", "COPY", "SWAPDB",
             "DBSIZE", "FLUSHDB", "PING", "ECHO", "TIME", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT",
             "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
             "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
             "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\"};
 
-    /** The words a client may send to a shared server without stopping it or locking others out. */
+    /**
+     * The words a client may send to a shared server without stopping it, locking others out or
+     * parking itself in a blocking pop for the rest of its traffic.
+     */
     public static final String[] HARMLESS_WORDS = Arrays.stream(WORDS)
             .filter(w -> !w.equals("CONFIG") && !w.equals("CLIENT") && !w.equals("SHUTDOWN"))
+            .filter(w -> !w.matches("B[LRZ].*"))
             .toArray(String[]::new);
 
     private CommandVocabulary() {
