@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A seeded random walk of string, hash, set, sorted set and key commands over a few keys in a few databases,
+ * A seeded random walk of string, hash, set, sorted set, list (blocking pops too) and key commands
+ * over a few keys in a few databases,
  * each command sent to redis-server and to kvd: every reply is the same. The keys are shared by
  * all types, so wrong-type calls, overwrites, renames and moves between types happen all the
  * time; the encoding thresholds are set small, so hashes and sets cross from listpack and intset
@@ -46,10 +47,11 @@ class TypedRandomDifferentialTest {
             {"CONFIG", "SET", "hash-max-listpack-value", "16"},
             {"CONFIG", "SET", "set-max-intset-entries", "4"},
             {"CONFIG", "SET", "zset-max-listpack-entries", "4"},
+            {"CONFIG", "SET", "list-max-listpack-size", "4"},
     };
 
     @Test
-    void aRandomWalkOfStringHashSetAndKeyCommandsGetsRedisReplies() throws IOException {
+    void aRandomWalkOfEveryTypesCommandsGetsRedisReplies() throws IOException {
         Tools.require("redis-server");
         long seed = Long.getLong("kvd.test.seed", 20240601L);
         System.out.println("TypedRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
@@ -148,11 +150,11 @@ class TypedRandomDifferentialTest {
      * hash-max-listpack-value, 3 databases. Deadlines are far off, so nothing expires during the walk.
      */
     private static final class Walk {
-        private static final int KEYS = 8;
+        private static final int KEYS = 12;
         private static final int DATABASES = 3;
         private static final String[] WORDS = {"a", "b", "hello", "x y", "", "1.5", "-0.25", "007", "1e3"};
         private static final String[] FLOAT_INCREMENTS = {"1", "-2", "0.5", "-0.25", "1e3", "3.0e-2", "abc"};
-        private static final String[] SCAN_TYPES = {"string", "hash", "set", "zset"};
+        private static final String[] SCAN_TYPES = {"string", "hash", "set", "zset", "list"};
         private static final String[] SCORES = {"1", "2", "-1", "0.5", "0.1", "1e3", "inf", "-inf", "-0", "1e17", "abc"};
         private static final String[] BOUNDS = {"-inf", "+inf", "0", "(0.5", "1", "(1", "2", "1e3", "x"};
         private static final String[] ZADD_FLAGS = {"NX", "XX", "GT", "LT", "CH"};
@@ -249,6 +251,27 @@ class TypedRandomDifferentialTest {
             add(1, () -> args("ZINTERCARD", "2", zsetKey(), zsetKey()));
             add(1, () -> args("ZRANDMEMBER", zsetKey(), count(), "WITHSCORES"));
             add(1, () -> args("ZSCAN", zsetKey(), "0", "COUNT", "100"));
+            // lists, and blocking pops that find something or time out at once (0.01 s)
+            add(4, () -> args(random.nextBoolean() ? "LPUSH" : "RPUSH", listKey(), value(), value()));
+            add(1, () -> args(random.nextBoolean() ? "LPUSHX" : "RPUSHX", listKey(), value()));
+            add(2, () -> args(random.nextBoolean() ? "LPOP" : "RPOP", listKey()));
+            add(1, () -> args("LPOP", listKey(), count()));
+            add(2, () -> args("LRANGE", listKey(), count(), count()));
+            add(1, () -> args("LLEN", listKey()));
+            add(1, () -> args("LINDEX", listKey(), count()));
+            add(1, () -> args("LSET", listKey(), count(), value()));
+            add(1, () -> args("LINSERT", listKey(), random.nextBoolean() ? "BEFORE" : "AFTER", value(), value()));
+            add(1, () -> args("LREM", listKey(), count(), value()));
+            add(1, () -> args("LTRIM", listKey(), count(), count()));
+            add(1, () -> args("LPOS", listKey(), value(), "RANK", count(), "COUNT", "0"));
+            add(1, () -> args("LMOVE", listKey(), listKey(), side(), side()));
+            add(1, () -> args("RPOPLPUSH", listKey(), listKey()));
+            add(1, () -> args("LMPOP", "2", listKey(), listKey(), side(), "COUNT", "2"));
+            add(1, () -> args(random.nextBoolean() ? "BLPOP" : "BRPOP", listKey(), listKey(), "0.01"));
+            add(1, () -> args("BLMOVE", listKey(), listKey(), side(), side(), "0.01"));
+            add(1, () -> args("BLMPOP", "0.01", "2", listKey(), listKey(), side()));
+            add(1, () -> args(random.nextBoolean() ? "BZPOPMIN" : "BZPOPMAX", zsetKey(), "0.01"));
+            add(1, () -> args("BZMPOP", "0.01", "1", zsetKey(), random.nextBoolean() ? "MIN" : "MAX", "COUNT", "3"));
             // keys and databases
             add(2, () -> args("DEL", key()));
             add(1, () -> args("EXISTS", key(), key()));
@@ -310,6 +333,14 @@ class TypedRandomDifferentialTest {
 
         private String zsetKey() {
             return keyIn(6, 10);
+        }
+
+        private String listKey() {
+            return keyIn(9, 12);
+        }
+
+        private String side() {
+            return random.nextBoolean() ? "LEFT" : "RIGHT";
         }
 
         private String zsetMember() {
