@@ -16,6 +16,9 @@ final class ScoreOrder {
     private int[] sizes = new int[16];
     private double[] scores = new double[16];
     private int root;
+    /** {@link #splitByKey}'s two results. */
+    private int splitBelow;
+    private int splitAbove;
 
     ScoreOrder(EntrySlab slab) {
         this.slab = slab;
@@ -41,18 +44,75 @@ final class ScoreOrder {
         left[id] = 0;
         right[id] = 0;
         sizes[id] = 1;
-        byte[] member = slab.key(id);
-        int below = rankOf(score, member);
-        int[] parts = split(root, below);
-        root = merge(merge(parts[0], id), parts[1]);
+        root = insertAt(root, id, score, slab.key(id));
     }
 
-    /** Removes member {@code id}, still live in the slab. */
+    /**
+     * One descent: down to where the new member's priority puts it above the subtree there, which
+     * it splits by key into its children; every node passed counts one more below it.
+     */
+    private int insertAt(int node, int id, double score, byte[] member) {
+        if (node == 0) {
+            return id;
+        }
+        if (priority(id) > priority(node)) {
+            splitByKey(node, score, member);
+            left[id] = splitBelow;
+            right[id] = splitAbove;
+            update(id);
+            return id;
+        }
+        if (ordersBefore(node, score, member)) {
+            right[node] = insertAt(right[node], id, score, member);
+        } else {
+            left[node] = insertAt(left[node], id, score, member);
+        }
+        sizes[node]++;
+        return node;
+    }
+
+    /** Splits the subtree at {@code node} into the members before (score, member) and those after, into {@link #splitBelow} and {@link #splitAbove}. */
+    private void splitByKey(int node, double score, byte[] member) {
+        if (node == 0) {
+            splitBelow = 0;
+            splitAbove = 0;
+            return;
+        }
+        if (ordersBefore(node, score, member)) {
+            splitByKey(right[node], score, member);
+            right[node] = splitBelow;
+            update(node);
+            splitBelow = node;
+        } else {
+            splitByKey(left[node], score, member);
+            left[node] = splitAbove;
+            update(node);
+            splitAbove = node;
+        }
+    }
+
+    /** Removes member {@code id}, still live in the slab: one descent to it, its children merged in its place. */
     void remove(int id) {
-        int rank = rankOf(scores[id], slab.key(id));
-        int[] parts = split(root, rank);
-        int[] rest = split(parts[1], 1);
-        root = merge(parts[0], rest[1]);
+        root = removeAt(root, id, scores[id], slab.key(id));
+    }
+
+    private int removeAt(int node, int id, double score, byte[] member) {
+        if (node == id) {
+            return merge(left[id], right[id]);
+        }
+        if (ordersBefore(node, score, member)) {
+            right[node] = removeAt(right[node], id, score, member);
+        } else {
+            left[node] = removeAt(left[node], id, score, member);
+        }
+        sizes[node]--;
+        return node;
+    }
+
+    /** Whether member {@code node} orders before (score, member): by score, a tie by the member's bytes. */
+    private boolean ordersBefore(int node, double score, byte[] member) {
+        int c = compareScores(scores[node], score);
+        return c < 0 || c == 0 && slab.compareKey(node, member) < 0;
     }
 
     /** The id at rank {@code rank} (0-based, ascending). */
@@ -124,24 +184,6 @@ final class ScoreOrder {
     /** Scores compared as C compares doubles: -0 equals 0, so the member decides (never NaN). */
     static int compareScores(double a, double b) {
         return a < b ? -1 : a > b ? 1 : 0;
-    }
-
-    /** Splits the treap at {@code node} into its first {@code count} members and the rest. */
-    private int[] split(int node, int count) {
-        if (node == 0) {
-            return new int[] {0, 0};
-        }
-        int l = sizes[left[node]];
-        if (count <= l) {
-            int[] parts = split(left[node], count);
-            left[node] = parts[1];
-            update(node);
-            return new int[] {parts[0], node};
-        }
-        int[] parts = split(right[node], count - l - 1);
-        right[node] = parts[0];
-        update(node);
-        return new int[] {node, parts[1]};
     }
 
     private int merge(int a, int b) {
