@@ -39,10 +39,10 @@ final class BlockingCommands {
 
     /** BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]: the arguments are checked before the timeout. */
     static void blmpop(Client client, byte[][] argv) {
-        ListCommands.MultiPop request = ListCommands.MultiPop.parse(argv, 2);
+        MultiPop request = MultiPop.parse(argv, 2, "left", "right");
         long deadline = deadline(client, argv[1]);
         popOrBlock(client, Arrays.copyOfRange(argv, request.firstKey(), request.keysEnd()), deadline,
-                request.head(), request.count());
+                !request.fromEnd(), request.count());
     }
 
     /**
@@ -144,10 +144,10 @@ final class BlockingCommands {
 
     /** BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]: the arguments are checked before the timeout. */
     static void bzmpop(Client client, byte[][] argv) {
-        SortedSetCommands.MultiPop request = SortedSetCommands.MultiPop.parse(argv, 2);
+        MultiPop request = MultiPop.parse(argv, 2, "min", "max");
         long deadline = deadline(client, argv[1]);
         zpopOrBlock(client, Arrays.copyOfRange(argv, request.firstKey(), request.keysEnd()), deadline,
-                request.max(), request.count());
+                request.fromEnd(), request.count());
     }
 
     /**

@@ -20,8 +20,6 @@ final class ListCommands {
             + "2 from the second ... or use negative to start from the end of the list";
     private static final String COUNT_NEGATIVE = "ERR COUNT can't be negative";
     private static final String MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
-    private static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
-    private static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     private static final byte[] LPOP = Args.bytes("LPOP");
     private static final byte[] RPOP = Args.bytes("RPOP");
 
@@ -333,44 +331,16 @@ final class ListCommands {
      * and is logged as the LPOP or RPOP with the count it took, as Redis rewrites it.
      */
     static void lmpop(Client client, byte[][] argv) {
-        MultiPop request = MultiPop.parse(argv, 1);
+        MultiPop request = MultiPop.parse(argv, 1, "left", "right");
         Keyspace keyspace = client.keyspace();
         for (int i = request.firstKey(); i < request.keysEnd(); i++) {
             ListValue list = keyspace.list(argv[i]);
             if (list != null) {
-                popRange(client, argv[i], list, request.head(), request.count());
+                popRange(client, argv[i], list, !request.fromEnd(), request.count());
                 return;
             }
         }
         client.reply().nullArray();
-    }
-
-    /** The arguments of LMPOP and BLMPOP from numkeys on: the keys {@code argv[firstKey, keysEnd)}, the side, the count. */
-    record MultiPop(int firstKey, int keysEnd, boolean head, long count) {
-        /** As Redis's lmpopGenericCommand: numkeys, then the side, then COUNT, each refused in that order. */
-        static MultiPop parse(byte[][] argv, int numkeysAt) {
-            long numkeys = Args.parseLong(argv[numkeysAt], NUMKEYS_NOT_POSITIVE);
-            if (numkeys < 1) {
-                throw new CommandError(NUMKEYS_NOT_POSITIVE);
-            }
-            if (numkeys >= argv.length - numkeysAt - 1) {
-                throw new CommandError(Errors.SYNTAX);
-            }
-            int sideAt = numkeysAt + 1 + (int) numkeys;
-            boolean head = side(argv[sideAt]);
-            long count = -1;
-            for (int i = sideAt + 1; i < argv.length; i++) {
-                if (count == -1 && Args.is(argv[i], "count") && i + 1 < argv.length) {
-                    count = Args.parseLong(argv[++i], COUNT_NOT_POSITIVE);
-                    if (count < 1) {
-                        throw new CommandError(COUNT_NOT_POSITIVE);
-                    }
-                } else {
-                    throw new CommandError(Errors.SYNTAX);
-                }
-            }
-            return new MultiPop(numkeysAt + 1, sideAt, head, count == -1 ? 1 : count);
-        }
     }
 
     /** LMPOP's reply from {@code list} under {@code key}: the key and up to {@code count} elements; logged as the pop. */

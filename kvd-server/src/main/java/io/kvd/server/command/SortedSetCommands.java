@@ -30,8 +30,6 @@ final class SortedSetCommands {
     private static final String COUNT_OUT_OF_RANGE =
             "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
     private static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
-    private static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
-    private static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     private static final byte[] ZPOPMIN = Args.bytes("ZPOPMIN");
     private static final byte[] ZPOPMAX = Args.bytes("ZPOPMAX");
     private static final int[] NO_KEYS = {};
@@ -865,52 +863,16 @@ final class SortedSetCommands {
      * Redis propagates it.
      */
     static void zmpop(Client client, byte[][] argv) {
-        MultiPop request = MultiPop.parse(argv, 1);
+        MultiPop request = MultiPop.parse(argv, 1, "min", "max");
         Keyspace keyspace = client.keyspace();
         for (int i = request.firstKey(); i < request.keysEnd(); i++) {
             ZSetValue zset = keyspace.zset(argv[i]);
             if (zset != null) {
-                popRange(client, argv[i], zset, request.max(), request.count());
+                popRange(client, argv[i], zset, request.fromEnd(), request.count());
                 return;
             }
         }
         client.reply().nullArray();
-    }
-
-    /** The arguments of ZMPOP and BZMPOP from numkeys on: the keys {@code argv[firstKey, keysEnd)}, MIN or MAX, the count. */
-    record MultiPop(int firstKey, int keysEnd, boolean max, long count) {
-        /** As Redis's zmpopGenericCommand: numkeys, then MIN|MAX, then COUNT, each refused in that order. */
-        static MultiPop parse(byte[][] argv, int numkeysAt) {
-            long numkeys = Args.parseLong(argv[numkeysAt], NUMKEYS_NOT_POSITIVE);
-            if (numkeys < 1) {
-                throw new CommandError(NUMKEYS_NOT_POSITIVE);
-            }
-            long whereAt = numkeysAt + numkeys + 1;
-            if (whereAt >= argv.length) {
-                throw new CommandError(Errors.SYNTAX);
-            }
-            boolean max;
-            if (Args.is(argv[(int) whereAt], "min")) {
-                max = false;
-            } else if (Args.is(argv[(int) whereAt], "max")) {
-                max = true;
-            } else {
-                throw new CommandError(Errors.SYNTAX);
-            }
-            long count = -1;
-            for (int j = (int) whereAt + 1; j < argv.length; j++) {
-                if (count == -1 && Args.is(argv[j], "count") && j + 1 < argv.length) {
-                    j++;
-                    count = Args.parseLong(argv[j], COUNT_NOT_POSITIVE);
-                    if (count < 1) {
-                        throw new CommandError(COUNT_NOT_POSITIVE);
-                    }
-                } else {
-                    throw new CommandError(Errors.SYNTAX);
-                }
-            }
-            return new MultiPop(numkeysAt + 1, (int) whereAt, max, count == -1 ? 1 : count);
-        }
     }
 
     /**
