@@ -112,11 +112,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             client.reply().error(error.message());
             client.closeAfterReply();
         }
-        if (!queuedForFlush) {
-            queuedForFlush = true;
-            flush.add(this);
-        }
-        if (outputLimits.exceeded(pendingOutputBytes(), server.databases().now())) {
+        queueForFlush();
+        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
             closeForOutputLimit();
             return;
         }
@@ -133,6 +130,25 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             // loop fetches due scheduled tasks once per iteration (unlike execute(), whose tasks
             // would still run in this one).
             ctx.executor().schedule(this::endYield, 0, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * A message published to this client: it leaves with this iteration's flush. A subscriber that
+     * does not read is closed here once past its limit, so it never holds up the publisher.
+     */
+    @Override
+    public void outputAdded() {
+        queueForFlush();
+        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
+            closeForOutputLimit();
+        }
+    }
+
+    private void queueForFlush() {
+        if (!queuedForFlush) {
+            queuedForFlush = true;
+            flush.add(this);
         }
     }
 
@@ -227,7 +243,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         if (timeout > 0 && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
-        } else if (outputLimits.exceeded(pendingOutputBytes(), nowMs)) {
+        } else if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), nowMs)) {
             closeForOutputLimit();
         }
     }

@@ -180,5 +180,9 @@ public final class AofLoader {
         @Override
         public void close() {
         }
+
+        @Override
+        public void outputAdded() {
+        }
     }
 }

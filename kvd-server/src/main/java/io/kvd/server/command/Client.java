@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.util.ArrayList;
@@ -22,6 +23,12 @@ public final class Client {
 
         /** Closes the connection now, dropping unsent replies (CLIENT KILL). */
         void close();
+
+        /**
+         * Output was added to the client's reply outside its own command (a published message):
+         * the connection joins this iteration's flush and checks its output-buffer limit.
+         */
+        void outputAdded();
     }
 
     private final long id;
@@ -46,6 +53,8 @@ public final class Client {
     private final List<WatchedKeys.Watch> watches = new ArrayList<>(0);
     /** A watched key changed since WATCH (Redis's CLIENT_DIRTY_CAS): EXEC answers a null array. */
     private boolean watchedKeyChanged;
+    /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
+    private PubSub.Subscriptions subscriptions;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -206,10 +215,57 @@ public final class Client {
         watchedKeyChanged = false;
     }
 
-    /** The connection closed: the client's watches go, and its transaction with it. */
+    /** The connection closed: the client's watches and subscriptions go, and its transaction with it. */
     public void disconnected() {
         transaction = null;
         server.watchedKeys().unwatchAll(this);
+        server.pubSub().forget(this);
+    }
+
+    /**
+     * RESET (Redis's clearClientConnectionState): the connection as it was when it connected,
+     * except its id, age and library name: out of MULTI, unwatched, unsubscribed, database 0, no
+     * name, and authenticated only if no password is required.
+     */
+    void reset() {
+        discardTransaction();
+        server.pubSub().forget(this);
+        db = 0;
+        name = "";
+        authenticated = server.config().requirepass().length == 0;
+    }
+
+    PubSub.Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    PubSub.Subscriptions startSubscriptions() {
+        subscriptions = new PubSub.Subscriptions();
+        return subscriptions;
+    }
+
+    void endSubscriptions() {
+        subscriptions = null;
+    }
+
+    /**
+     * Subscribed to any channel, pattern or shard channel (Redis's CLIENT_PUBSUB): only the
+     * subscription commands, PING, QUIT and RESET run, and the pubsub output-buffer limit applies.
+     */
+    public boolean isSubscribed() {
+        return subscriptions != null;
+    }
+
+    /**
+     * A published message's frame, copied into this client's replies. Nothing goes to a client
+     * that is closing (as Redis's prepareClientToWrite), though it still counts as a receiver.
+     */
+    void deliver(ByteBuf frame) {
+        if (closeAfterReply) {
+            return;
+        }
+        reply.frame(frame);
+        connection.outputAdded();
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

@@ -18,6 +18,7 @@ public final class ServerState {
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
     private final WatchedKeys watchedKeys;
+    private final PubSub pubSub = new PubSub();
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
@@ -87,6 +88,11 @@ public final class ServerState {
 
     WatchedKeys watchedKeys() {
         return watchedKeys;
+    }
+
+    /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */
+    public PubSub pubSub() {
+        return pubSub;
     }
 
     public AofRewriteStatus aofRewrite() {
