@@ -40,4 +40,27 @@ class OutputLimitsTest {
         assertThat(limits.exceeded(false, 2048, 12_500)).isFalse();
         assertThat(limits.exceeded(false, 2048, 14_501)).isTrue();
     }
+
+    @Test
+    void aSubscriberIsHeldToThePubsubClass() throws Exception {
+        OutputLimits limits = limits("normal 0 0 0 pubsub 1mb 0 0");
+        assertThat(limits.exceeded(false, 1024 * 1024, 0)).isFalse();
+        assertThat(limits.exceeded(true, 1024 * 1024, 0)).isTrue();
+    }
+
+    @Test
+    void thePubsubClassDefaultsToRedisThirtyTwoMegabytesHardEightSoftForSixtySeconds() throws Exception {
+        OutputLimits limits = limits("normal 0 0 0");
+        assertThat(limits.exceeded(true, 32 * 1024 * 1024 - 1, 0)).isFalse();
+        assertThat(limits.exceeded(true, 32 * 1024 * 1024, 0)).isTrue();
+        assertThat(limits.exceeded(true, 8 * 1024 * 1024, 0)).isFalse();
+        assertThat(limits.exceeded(true, 8 * 1024 * 1024, 60_001)).isTrue();
+    }
+
+    @Test
+    void onlyASubscriberMakesThePubsubClassWorthChecking() throws Exception {
+        Config config = Config.load(null, List.of());
+        assertThat(OutputLimits.configured(config, false)).isFalse();
+        assertThat(OutputLimits.configured(config, true)).isTrue();
+    }
 }
