@@ -70,12 +70,16 @@ public final class PubSub {
         }
     }
 
+    /** The scratch frame's size; one grown past {@link #LARGEST_KEPT_FRAME} by a large message is let go. */
+    private static final int FRAME_BYTES = 256;
+    private static final int LARGEST_KEPT_FRAME = 64 * 1024;
+
     private final Map<ByteBuffer, Set<Client>> channels = new HashMap<>();
     /** In first-subscription order: publishing walks every pattern, and delivers in this order. */
     private final Map<ByteBuffer, Set<Client>> patterns = new LinkedHashMap<>();
     private final Map<ByteBuffer, Set<Client>> shardChannels = new HashMap<>();
     /** Where one frame is encoded before it is copied to each subscriber; reused, so publishing allocates nothing. */
-    private final ByteBuf frame = Unpooled.buffer(256);
+    private ByteBuf frame = Unpooled.buffer(FRAME_BYTES);
     /** Clients subscribed to anything. */
     private int subscribers;
 
@@ -115,6 +119,9 @@ public final class PubSub {
         RespWriter.writeBulk(frame, message);
         for (Client client : clients) {
             client.deliver(frame);
+        }
+        if (frame.capacity() > LARGEST_KEPT_FRAME) {
+            frame = Unpooled.buffer(FRAME_BYTES);
         }
         return clients.size();
     }

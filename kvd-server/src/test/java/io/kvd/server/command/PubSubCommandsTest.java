@@ -100,6 +100,15 @@ class PubSubCommandsTest {
     }
 
     @Test
+    void aLargeMessageArrivesWholeAndTheNextOneAfterIt() {
+        String large = "x".repeat(100_000);
+        by(subscriber, "SUBSCRIBE", "a");
+        by(other, "PUBLISH", "a", large);
+        by(other, "PUBLISH", "a", "small");
+        assertThat(kvd.pendingOutput(subscriber)).isEqualTo(message("a", large) + message("a", "small"));
+    }
+
+    @Test
     void aChannelAndAMatchingPatternEachDeliverAndCount() {
         by(subscriber, "SUBSCRIBE", "news");
         by(subscriber, "PSUBSCRIBE", "n*");
