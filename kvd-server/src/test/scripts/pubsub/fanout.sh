@@ -14,6 +14,7 @@ FANOUT=kvd-server/src/test/scripts/pubsub/FanOut.java
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
         port=$((25000 + RANDOM % 10000))
+        while redis-cli -p $port ping >/dev/null 2>&1; do port=$((25000 + RANDOM % 10000)); done
         if [ $server = kvd ]; then
             java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
                 --dir "$WORK" --loglevel warning >/dev/null 2>&1 &
