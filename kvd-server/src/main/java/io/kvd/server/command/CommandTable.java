@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -352,7 +353,7 @@ public final class CommandTable {
             if (refusal != null) {
                 return refusal;
             }
-            name += "|" + Args.utf8(argv[1]).toLowerCase(java.util.Locale.ROOT);
+            name += "|" + Args.utf8(argv[1]).toLowerCase(Locale.ROOT);
         }
         return "ERR Can't execute '" + name + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET"
                 + " are allowed in this context";
