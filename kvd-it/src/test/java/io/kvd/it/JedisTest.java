@@ -11,20 +11,27 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Jedis 6 through kvd, with its default handshake (CLIENT SETINFO on every new connection):
- * JedisPooled's commands, SCAN, and pipelines.
+ * JedisPooled's commands, SCAN, pipelines, and pub/sub.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class JedisTest {
@@ -132,5 +139,51 @@ class JedisTest {
                     .filter(line -> line.startsWith("id=" + id + " ")).findFirst().orElseThrow();
             assertThat(ownLine).containsPattern(" lib-name=jedis lib-ver=\\d+\\.\\d+\\.\\d+");
         }
+    }
+
+    /** JedisPubSub on its own connection: channel and pattern messages in order, then unsubscribing ends it. */
+    @Test
+    void pubSubDeliversChannelAndPatternMessagesInOrder() throws Exception {
+        List<String> received = new CopyOnWriteArrayList<>();
+        CountDownLatch channelSubscribed = new CountDownLatch(1);
+        CountDownLatch patternSubscribed = new CountDownLatch(1);
+        JedisPubSub listener = new JedisPubSub() {
+            @Override
+            public void onSubscribe(String channel, int count) {
+                channelSubscribed.countDown();
+            }
+
+            @Override
+            public void onPSubscribe(String pattern, int count) {
+                patternSubscribed.countDown();
+            }
+
+            @Override
+            public void onMessage(String channel, String message) {
+                received.add(channel + "=" + message);
+            }
+
+            @Override
+            public void onPMessage(String pattern, String channel, String message) {
+                received.add(pattern + ":" + channel + "=" + message);
+                if (message.equals("last")) {
+                    punsubscribe();
+                    unsubscribe();
+                }
+            }
+        };
+        try (Jedis subscriber = new Jedis("127.0.0.1", kvd.port())) {
+            CompletableFuture<Void> loop = CompletableFuture.runAsync(() -> subscriber.subscribe(listener, "jedis:news"));
+            Duration deadline = Duration.ofSeconds(10);
+            // SUBSCRIBE answered: the listener is running and may add a pattern.
+            assertThat(channelSubscribed.await(deadline.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            listener.psubscribe("jedis:*");
+            assertThat(patternSubscribed.await(deadline.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(jedis.publish("jedis:news", "1")).isEqualTo(2);
+            assertThat(jedis.publish("jedis:other", "last")).isEqualTo(1);
+            loop.get(deadline.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThat(received).containsExactly("jedis:news=1", "jedis:*:jedis:news=1", "jedis:*:jedis:other=last");
+        assertThat(jedis.sendCommand(Protocol.Command.PUBSUB, "NUMPAT")).isEqualTo(0L);
     }
 }

@@ -88,6 +88,15 @@ public final class Reply {
         }
     }
 
+    /**
+     * A reply already encoded elsewhere (a published message's frame, in a heap buffer), copied as
+     * it is. Copied from its array: a buffer-to-buffer copy made a NIO slice of the pooled buffer
+     * per frame, ~10 % of the server's CPU per delivered message with 1,000 subscribers.
+     */
+    void frame(ByteBuf frame) {
+        out().writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex(), frame.readableBytes());
+    }
+
     public void nullArray() {
         RespWriter.writeNullArray(out());
     }
