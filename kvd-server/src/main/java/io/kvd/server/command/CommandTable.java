@@ -23,7 +23,8 @@ public final class CommandTable {
     /** The commands with subcommands, whose name and arity are checked before a command is queued. */
     private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
-            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS);
+            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
+            "script", ScriptingCommands.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -40,6 +41,13 @@ public final class CommandTable {
             command("discard", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::discard),
             command("watch", -2, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 1, -1, 1, TransactionCommands::watch),
             command("unwatch", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::unwatch),
+
+            // scripting
+            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
+            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
+            command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
+            command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
+            command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -341,6 +349,15 @@ public final class CommandTable {
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;
+    }
+
+    /**
+     * Why a container command's request names no subcommand or the wrong argument count for it, or
+     * null (also for commands without subcommands): a script's redis.call checks it too.
+     */
+    static String subcommandRefusal(Command command, byte[][] argv) {
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        return subcommands == null ? null : subcommands.refusal(argv);
     }
 
     /**

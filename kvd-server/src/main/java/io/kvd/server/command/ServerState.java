@@ -26,6 +26,8 @@ public final class ServerState {
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private long nextClientId = 1;
+    /** The Lua interpreter and script cache, made at the first script. */
+    private LuaScripts scripts;
     private int tcpPort;
     private String transport = "none";
 
@@ -115,6 +117,13 @@ public final class ServerState {
 
     public OpsPerSecond opsPerSecond() {
         return opsPerSecond;
+    }
+
+    LuaScripts scripts() {
+        if (scripts == null) {
+            scripts = new LuaScripts(this);
+        }
+        return scripts;
     }
 
     public Map<Long, Client> clients() {
