@@ -351,13 +351,9 @@ public final class CommandTable {
         return command;
     }
 
-    /**
-     * Why a container command's request names no subcommand or the wrong argument count for it, or
-     * null (also for commands without subcommands): a script's redis.call checks it too.
-     */
-    static String subcommandRefusal(Command command, byte[][] argv) {
-        Subcommands subcommands = CONTAINERS.get(command.name());
-        return subcommands == null ? null : subcommands.refusal(argv);
+    /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */
+    static Subcommands subcommands(Command command) {
+        return CONTAINERS.get(command.name());
     }
 
     /**

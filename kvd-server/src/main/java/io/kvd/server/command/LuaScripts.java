@@ -54,13 +54,11 @@ final class LuaScripts {
               end
               return err
             end
-            local function wrongArgs()
-              error({err = 'ERR wrong number or type of arguments'})
-            end
+            -- Wrong arguments make these return an error table, not raise one (Redis's luaRedisErrorReplyCommand).
+            local wrongArgs = {err = 'ERR wrong number or type of arguments'}
             redis.error_reply = function(...)
               local msg = ...
-              if select('#', ...) ~= 1 or type(msg) ~= 'string' and type(msg) ~= 'number' then wrongArgs() end
-              msg = tostring(msg)
+              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
               local code, text = 'ERR', msg
               if msg:sub(1, 1) == '-' then
                 local space = msg:find(' ', 1, true)
@@ -70,9 +68,20 @@ final class LuaScripts {
             end
             redis.status_reply = function(...)
               local msg = ...
-              if select('#', ...) ~= 1 or type(msg) ~= 'string' and type(msg) ~= 'number' then wrongArgs() end
-              return {ok = tostring(msg)}
+              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
+              return {ok = msg}
             end
+            -- Redis's pcall gives the message of an error table {err=...}, not the table.
+            local luaPcall = pcall
+            local function unwrap(ok, ...)
+              if ok then return true, ... end
+              local err = ...
+              if type(err) == 'table' and (type(err.err) == 'string' or type(err.err) == 'number') then
+                err = err.err
+              end
+              return false, err
+            end
+            pcall = function(...) return unwrap(luaPcall(...)) end
             redis.replicate_commands = function() return true end
             redis.breakpoint = function() return false end
             redis.debug = function() end
@@ -97,7 +106,7 @@ final class LuaScripts {
               end,
               -- LuaJava clears __jthrowable__ at every call of a Java function, and sets it when one throws.
               __newindex = function(globals, name, value)
-                if name ~= '__jthrowable__' then readonly() end
+                if name ~= '__jthrowable__' then error('Attempt to modify a readonly table', 2) end
                 rawset(globals, name, value)
               end,
             })
@@ -288,12 +297,16 @@ final class LuaScripts {
         if (!command.arityMatches(argc)) {
             return fail(lua, "Wrong number of args calling Redis command from script", raise);
         }
-        String refusal = CommandTable.subcommandRefusal(command, argv);
-        if (refusal != null) {
-            return fail(lua, refusal.startsWith("ERR unknown subcommand") ? "Unknown Redis command called from script"
-                    : "Wrong number of args calling Redis command from script", raise);
+        // A container's subcommand is a command of its own here, as in Redis's lookupCommand.
+        Subcommands subcommands = CommandTable.subcommands(command);
+        Command checked = subcommands == null ? command : subcommands.lookup(argv);
+        if (checked == null) {
+            return fail(lua, "Unknown Redis command called from script", raise);
         }
-        if (command.has(Command.Flag.NOSCRIPT)) {
+        if (!checked.arityMatches(argc)) {
+            return fail(lua, "Wrong number of args calling Redis command from script", raise);
+        }
+        if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
             return fail(lua, "This Redis command is not allowed from script", raise);
         }
         if (readOnly && command.has(Command.Flag.WRITE)) {
