@@ -1,7 +1,7 @@
 package io.kvd.server.command;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import party.iroiro.luajava.JFunction;
@@ -139,7 +139,7 @@ final class LuaScripts {
 
     LuaScripts(ServerState server) {
         this.server = server;
-        this.scriptClient = Client.forScripts(server, UnpooledByteBufAllocator.DEFAULT);
+        this.scriptClient = Client.forScripts(server, PooledByteBufAllocator.DEFAULT);
     }
 
     /** SHA1 of {@code body} in lower-case hex, as Redis names scripts. */
