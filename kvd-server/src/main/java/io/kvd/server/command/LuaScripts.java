@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -533,9 +534,52 @@ final class LuaScripts {
     /**
      * Writes the Lua value at {@code index} (absolute) as a reply: string as bulk, number as integer
      * (truncated), true as 1, false and nil as null, {err=} as error, {ok=} as status, other tables
-     * as arrays up to their first nil.
+     * as arrays up to their first nil. Nested tables are walked with a stack of our own, not by
+     * recursion: a table holding itself goes as deep as Lua's stack allows, as in Redis.
      */
     private void reply(Lua lua, Reply reply, int index) {
+        int[] tables = new int[8];
+        int[] counts = new int[8];
+        int[] next = new int[8];
+        int depth = 0;
+        int value = index;
+        while (true) {
+            int count = replyValue(lua, reply, value);
+            if (count > 0) {
+                if (depth == tables.length) {
+                    tables = Arrays.copyOf(tables, depth * 2);
+                    counts = Arrays.copyOf(counts, depth * 2);
+                    next = Arrays.copyOf(next, depth * 2);
+                }
+                tables[depth] = value;
+                counts[depth] = count;
+                next[depth] = 1;
+                depth++;
+            } else if (depth > 0) {
+                lua.pop(1);
+            }
+            while (depth > 0 && next[depth - 1] > counts[depth - 1]) {
+                depth--;
+                if (depth > 0) {
+                    lua.pop(1);
+                }
+            }
+            if (depth == 0) {
+                return;
+            }
+            lua.rawGetI(tables[depth - 1], next[depth - 1]++);
+            value = lua.getTop();
+        }
+    }
+
+    /** Writes one value, or an array's header: returns the number of elements to follow. */
+    private int replyValue(Lua lua, Reply reply, int index) {
+        try {
+            lua.checkStack(4);
+        } catch (RuntimeException e) {
+            reply.error("ERR reached lua stack limit");
+            return 0;
+        }
         switch (lua.type(index)) {
             case STRING -> reply.bulk(bytes(lua, index));
             case NUMBER -> reply.integer(truncate(lua.toNumber(index)));
@@ -546,20 +590,22 @@ final class LuaScripts {
                     reply.nullBulk();
                 }
             }
-            case TABLE -> replyTable(lua, reply, index);
+            case TABLE -> {
+                return replyTable(lua, reply, index);
+            }
             default -> reply.nullBulk();
         }
+        return 0;
     }
 
-    private void replyTable(Lua lua, Reply reply, int index) {
-        lua.checkStack(2);
+    private int replyTable(Lua lua, Reply reply, int index) {
         lua.push("err");
         lua.rawGet(index);
         if (lua.type(-1) == Lua.LuaType.STRING) {
             String message = string(lua, -1);
             lua.pop(1);
             reply.error(message);
-            return;
+            return 0;
         }
         lua.pop(1);
         lua.push("ok");
@@ -568,7 +614,7 @@ final class LuaScripts {
             String status = string(lua, -1).replace('\r', ' ').replace('\n', ' ');
             lua.pop(1);
             reply.simpleString(status);
-            return;
+            return 0;
         }
         lua.pop(1);
         int count = 0;
@@ -582,11 +628,7 @@ final class LuaScripts {
             count++;
         }
         reply.arrayHeader(count);
-        for (int i = 1; i <= count; i++) {
-            lua.rawGetI(index, i);
-            reply(lua, reply, lua.getTop());
-            lua.pop(1);
-        }
+        return count;
     }
 
     /** C's (long long) of a double as x86-64 does it: out of range and NaN give the smallest long. */

@@ -50,6 +50,13 @@ class ScriptingCommandsTest {
     }
 
     @Test
+    void aTableHoldingItselfNestsAsDeepAsLuasStackThenErrs() {
+        String reply = kvd.call("EVAL", "local t = {} t[1] = t return t", "0");
+        // Redis 7.0.15 answers the same 7,995 levels.
+        assertThat(reply).isEqualTo("*1\r\n".repeat(7995) + "-ERR reached lua stack limit\r\n");
+    }
+
+    @Test
     void keysAndArgvArriveByteForByte() {
         assertThat(kvd.call("EVAL", "return {KEYS[1], ARGV[1], ARGV[2], #ARGV}", "1", "k", "\u00e9\u0000x", "2"))
                 .isEqualTo("*4\r\n$1\r\nk\r\n$4\r\n\u00e9\u0000x\r\n$1\r\n2\r\n:2\r\n");
