@@ -313,6 +313,12 @@ final class LuaScripts {
         if (readOnly && command.has(Command.Flag.WRITE)) {
             return fail(lua, "Write commands are not allowed from read-only scripts.", raise);
         }
+        // As Redis's scriptVerifyWriteCommandAllow: a failing AOF refuses a script's writes as a client's.
+        String failure = server.commandLog().failure();
+        if (failure != null && command.has(Command.Flag.WRITE)) {
+            pushError(lua, Errors.aofFailing(failure));
+            return raise ? -1 : 1;
+        }
         CommandTable.run(scriptClient, command, argv);
         ByteBuf out = scriptClient.reply().take();
         if (out == null) {

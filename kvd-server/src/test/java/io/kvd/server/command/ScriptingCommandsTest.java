@@ -149,6 +149,15 @@ class ScriptingCommandsTest {
     }
 
     @Test
+    void aFailingAofRefusesAScriptsWritesButNotItsReads() {
+        kvd.server.commandLog().setFailure("No space left on device");
+        String set = "return redis.call('SET', 'k', 'v')";
+        assertThat(kvd.call("EVAL", set, "0"))
+                .isEqualTo("-MISCONF Errors writing to the AOF file: No space left on device" + at(set, 1));
+        assertThat(kvd.call("EVAL", "return redis.call('EXISTS', 'k')", "0")).isEqualTo(":0\r\n");
+    }
+
+    @Test
     void aScriptsWritesAreLoggedAsMultiExecOfTheCommandsItRan() {
         kvd.server.commandLog().setEnabled(true);
         kvd.call("EVAL", "redis.call('SET', 'a', '1') redis.call('GET', 'a') redis.call('INCR', 'a') return redis.call('EXPIRE', 'a', 10)", "0");
