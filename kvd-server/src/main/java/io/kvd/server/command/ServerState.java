@@ -119,6 +119,13 @@ public final class ServerState {
         return opsPerSecond;
     }
 
+    /** The server stops: the Lua interpreter's native memory goes with it (an embedded server's JVM lives on). */
+    public void closeScripts() {
+        if (scripts != null) {
+            scripts.flush();
+        }
+    }
+
     LuaScripts scripts() {
         if (scripts == null) {
             scripts = new LuaScripts(this);
