@@ -1,25 +1,22 @@
 package io.kvd.server.command;
 
-import java.util.Set;
-
 /**
  * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT LOAD|EXISTS|FLUSH|HELP (Redis 7.0's eval.c); the
  * interpreter and the cache are {@link LuaScripts}.
  */
 final class ScriptingCommands {
-    private static final Set<Command.Flag> NOSCRIPT = Set.of(Command.Flag.NOSCRIPT);
     static final Subcommands SUBCOMMANDS = new Subcommands("script")
-            .add("exists", -3, NOSCRIPT, ScriptingCommands::exists,
+            .add("exists", -3, Subcommands.NOSCRIPT, ScriptingCommands::exists,
                     "EXISTS <sha1> [<sha1> ...]",
                     "    Return information about the existence of the scripts in the script cache.")
-            .add("flush", -2, NOSCRIPT, ScriptingCommands::flush,
+            .add("flush", -2, Subcommands.NOSCRIPT, ScriptingCommands::flush,
                     "FLUSH [ASYNC|SYNC]",
                     "    Flush the Lua scripts cache. Very dangerous on replicas.",
                     "    When called without the optional mode argument, the behavior is determined by the",
                     "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
                     "    * ASYNC: Asynchronously flush the scripts cache.",
                     "    * SYNC: Synchronously flush the scripts cache.")
-            .add("load", 3, NOSCRIPT, ScriptingCommands::load,
+            .add("load", 3, Subcommands.NOSCRIPT, ScriptingCommands::load,
                     "LOAD <script>",
                     "    Load a script into the scripts cache without executing it.")
             .withHelp();

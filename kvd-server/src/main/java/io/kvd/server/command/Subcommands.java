@@ -12,6 +12,9 @@ import java.util.Set;
  * checked as Redis checks a subcommand's ({@code 'client|setname'} in the error), and its HELP text.
  */
 final class Subcommands {
+    /** The flags of a subcommand scripts may not run (CLIENT's and CONFIG's, SCRIPT's but HELP). */
+    static final Set<Command.Flag> NOSCRIPT = Set.of(Command.Flag.NOSCRIPT);
+
     private final String container;
     private final Map<String, Command> byName = new LinkedHashMap<>();
     private final List<String> help = new ArrayList<>();
