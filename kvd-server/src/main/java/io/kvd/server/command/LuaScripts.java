@@ -187,7 +187,7 @@ final class LuaScripts {
     }
 
     /**
-     * EVALSHA: runs the cached script {@code sha} with {@code argv[3..]} as KEYS (the first
+     * EVAL and EVALSHA: runs the cached script {@code sha} with {@code argv[3..]} as KEYS (the first
      * {@code numkeys}) and ARGV, replying to {@code caller}.
      */
     void run(Client caller, String sha, byte[][] argv, int numkeys, boolean readOnly) {
