@@ -39,6 +39,20 @@ final class LuaScripts {
      */
     private static final String SETUP = """
             local dbg, error, type, tostring, setmetatable, setfenv = debug, error, type, tostring, setmetatable, setfenv
+            -- Every 100,000 instructions, as Redis's luaMaskCountHook: a script past busy-reply-threshold
+            -- that has not written is stopped; once stopped, every line raises again, so pcall cannot keep it.
+            local overdue = redis.__overdue
+            redis.__overdue = nil
+            local function stopIfOverdue()
+              local err = overdue()
+              if err then
+                dbg.sethook(stopIfOverdue, 'l')
+                error({err = err})
+              end
+            end
+            local function arm() dbg.sethook(stopIfOverdue, '', 100000) end
+            arm()
+            __kvd_arm = arm
             __redis__err__handler = function(err)
               local level = 2
               local i = dbg.getinfo(level, 'nSl')
@@ -91,7 +105,7 @@ final class LuaScripts {
             redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
             KEYS, ARGV = {}, {}
             local allowed = {}
-            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler assert collectgarbage coroutine error gcinfo
+            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert collectgarbage coroutine error gcinfo
                 getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
                 setmetatable string table tonumber tostring type unpack xpcall]]):gmatch('%S+') do
               allowed[name] = true
@@ -137,6 +151,15 @@ final class LuaScripts {
     private int errorHandlerRef;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
     private boolean readOnly;
+    /** When the running script started (System.nanoTime), and the keyspace's change count then. */
+    private long startedNanos;
+    private long changesAtStart;
+    private boolean warnedUnstoppable;
+    /** A script runs: only then may the count hook stop anything. */
+    private boolean running;
+    /** The last script was stopped, which left the hook firing on every line: re-armed before the next. */
+    private boolean stopped;
+    private int armRef;
 
     LuaScripts(ServerState server) {
         this.server = server;
@@ -200,6 +223,15 @@ final class LuaScripts {
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
         scriptClient.select(caller.db());
         this.readOnly = readOnly;
+        if (stopped) {
+            lua.refGet(armRef);
+            lua.pCall(0, 0);
+            stopped = false;
+        }
+        this.startedNanos = System.nanoTime();
+        this.changesAtStart = server.databases().changes();
+        this.warnedUnstoppable = false;
+        this.running = true;
         CommandLog log = server.commandLog();
         // As EXEC: the script's writes reach the AOF together, in MULTI ... EXEC when two or more
         // (inside a transaction they join the transaction's block).
@@ -216,6 +248,7 @@ final class LuaScripts {
                 reply(lua, caller.reply(), lua.getTop());
             }
         } finally {
+            running = false;
             lua.setTop(0);
             if (wrap) {
                 log.endTransaction();
@@ -238,6 +271,7 @@ final class LuaScripts {
         function(lua, "log", this::log);
         function(lua, "setresp", this::setresp);
         function(lua, "set_repl", this::setRepl);
+        function(lua, "__overdue", this::overdue);
         lua.setGlobal("redis");
         try {
             lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
@@ -249,6 +283,12 @@ final class LuaScripts {
         this.sandboxRef = lua.ref();
         lua.getGlobal("__redis__err__handler");
         this.errorHandlerRef = lua.ref();
+        lua.push("__kvd_arm");
+        lua.rawGet(GLOBALS);
+        this.armRef = lua.ref();
+        lua.push("__kvd_arm");
+        lua.pushNil();
+        lua.rawSet(GLOBALS);
         this.natives = (Lua51Natives) lua.getLuaNatives();
         this.lua = lua;
         return lua;
@@ -268,6 +308,32 @@ final class LuaScripts {
             lua.rawSetI(-2, i - from + 1);
         }
         lua.rawSet(GLOBALS);
+    }
+
+    /**
+     * The count hook's check. Redis answers other clients -BUSY past busy-reply-threshold and stops
+     * the script on SCRIPT KILL; kvd's one loop takes no command while a script runs, so it stops a
+     * script that has not written once it passes the threshold, as a SCRIPT KILL would, with the
+     * error SCRIPT KILL gives. One that has written runs on to its end (Redis's UNKILLABLE).
+     */
+    private int overdue(Lua lua) {
+        long threshold = server.config().busyReplyThresholdMs();
+        if (!running || threshold == 0 || System.nanoTime() - startedNanos < threshold * 1_000_000) {
+            return 0;
+        }
+        if (server.databases().changes() != changesAtStart) {
+            if (!warnedUnstoppable) {
+                warnedUnstoppable = true;
+                LOG.warn("a script has run past busy-reply-threshold ({} ms) after writing: it runs to its end", threshold);
+            }
+            return 0;
+        }
+        if (!stopped) {
+            stopped = true;
+            LOG.warn("a script ran past busy-reply-threshold ({} ms) without writing: stopped", threshold);
+        }
+        lua.push("ERR Script killed by user with SCRIPT KILL...");
+        return 1;
     }
 
     /**
