@@ -27,6 +27,7 @@ SUBCOMMANDS = {
     "command": ["count", "info", "docs", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
+    "script": ["exists", "flush", "load", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }
 

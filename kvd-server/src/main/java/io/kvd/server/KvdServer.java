@@ -143,6 +143,7 @@ public final class KvdServer implements AutoCloseable {
             if (aof != null) {
                 aof.close();
             }
+            state.closeScripts();
         });
         // A short quiet period: the closes above finish asynchronously (with io_uring, on a later
         // completion) and their last tasks must still find the loop accepting work.

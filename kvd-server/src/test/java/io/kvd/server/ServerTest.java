@@ -44,6 +44,15 @@ class ServerTest {
     }
 
     @Test
+    void evalOverTheWireRunsTheScriptsCommands() throws Exception {
+        int port = start();
+        try (RespConnection c = new RespConnection(port)) {
+            assertThat(c.call("EVAL", "redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])", "1", "k", "v"))
+                    .isEqualTo(BulkString.of("v"));
+        }
+    }
+
+    @Test
     void eightMegabyteValueRoundTrips() throws Exception {
         int port = start();
         byte[] value = new byte[8 * 1024 * 1024];

@@ -67,7 +67,11 @@ public final class Client {
     private PubSub.Subscriptions subscriptions;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
-        this.id = server.nextClientId();
+        this(server, allocator, connection, server.nextClientId());
+    }
+
+    private Client(ServerState server, ByteBufAllocator allocator, Connection connection, long id) {
+        this.id = id;
         this.server = server;
         this.reply = new Reply(allocator);
         this.connection = connection;
@@ -76,6 +80,17 @@ public final class Client {
         // As Redis: a client is born authenticated when the default user needs no password; a
         // password set later does not lock out clients already connected.
         this.authenticated = server.config().requirepass().length == 0;
+    }
+
+    /**
+     * The client a script's commands run as (Redis's script caller client): no connection, no id of
+     * its own (CLIENT ID of connections is unchanged by scripting), authenticated, never blocking.
+     */
+    static Client forScripts(ServerState server, ByteBufAllocator allocator) {
+        Client client = new Client(server, allocator, null, 0);
+        client.authenticated = true;
+        client.denyBlocking = true;
+        return client;
     }
 
     public long id() {

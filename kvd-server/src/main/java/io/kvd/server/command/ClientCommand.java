@@ -10,16 +10,16 @@ import java.util.function.Predicate;
  */
 final class ClientCommand {
     static final Subcommands SUBCOMMANDS = new Subcommands("client")
-            .add("getname", 2, ClientCommand::getname,
+            .add("getname", 2, Subcommands.NOSCRIPT, ClientCommand::getname,
                     "GETNAME",
                     "    Return the name of the current connection.")
-            .add("id", 2, ClientCommand::id,
+            .add("id", 2, Subcommands.NOSCRIPT, ClientCommand::id,
                     "ID",
                     "    Return the ID of the current connection.")
-            .add("info", 2, ClientCommand::info,
+            .add("info", 2, Subcommands.NOSCRIPT, ClientCommand::info,
                     "INFO",
                     "    Return information about the current client connection.")
-            .add("kill", -3, ClientCommand::kill,
+            .add("kill", -3, Subcommands.NOSCRIPT, ClientCommand::kill,
                     "KILL <ip:port>",
                     "    Kill connection made from <ip:port>.",
                     "KILL <option> <value> [<option> <value> [...]]",
@@ -34,20 +34,20 @@ final class ClientCommand {
                     "      Kill connections authenticated by <username>.",
                     "    * SKIPME (YES|NO)",
                     "      Skip killing current connection (default: yes).")
-            .add("list", -2, ClientCommand::list,
+            .add("list", -2, Subcommands.NOSCRIPT, ClientCommand::list,
                     "LIST [options ...]",
                     "    Return information about client connections. Options:",
                     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                     "      Return clients of specified type.")
-            .add("setname", 3, ClientCommand::setname,
+            .add("setname", 3, Subcommands.NOSCRIPT, ClientCommand::setname,
                     "SETNAME <name>",
                     "    Assign the name <name> to the current connection.")
-            .add("setinfo", 4, ClientCommand::setinfo,
+            .add("setinfo", 4, Subcommands.NOSCRIPT, ClientCommand::setinfo,
                     "SETINFO <option> <value>",
                     "    Set client meta attr. Options are:",
                     "    * LIB-NAME: the client lib name.",
                     "    * LIB-VER: the client lib version.")
-            .add("unblock", -3, ClientCommand::unblock,
+            .add("unblock", -3, Subcommands.NOSCRIPT, ClientCommand::unblock,
                     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                     "    Unblock the specified blocked client.")
             .withHelp();

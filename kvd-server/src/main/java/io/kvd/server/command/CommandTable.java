@@ -25,7 +25,8 @@ public final class CommandTable {
     private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
-            "pubsub", PubSubCommands.SUBCOMMANDS);
+            "pubsub", PubSubCommands.SUBCOMMANDS,
+            "script", ScriptingCommands.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -54,6 +55,12 @@ public final class CommandTable {
             command("sunsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::sunsubscribe),
             command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST), 1, 1, 1, PubSubCommands::spublish),
             command("pubsub", -2, flags(), 0, 0, 0, PubSubCommands::pubsub),
+            // scripting
+            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
+            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
+            command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
+            command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
+            command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -360,6 +367,11 @@ public final class CommandTable {
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;
+    }
+
+    /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */
+    static Subcommands subcommands(Command command) {
+        return CONTAINERS.get(command.name());
     }
 
     /**

@@ -12,13 +12,13 @@ import java.util.Map;
 /** CONFIG GET | SET | RESETSTAT | HELP over kvd's directives (see {@link Config}). */
 final class ConfigCommand {
     static final Subcommands SUBCOMMANDS = new Subcommands("config")
-            .add("get", -3, ConfigCommand::get,
+            .add("get", -3, Subcommands.NOSCRIPT, ConfigCommand::get,
                     "GET <pattern>",
                     "    Return parameters matching the glob-like <pattern> and their values.")
-            .add("set", -4, ConfigCommand::set,
+            .add("set", -4, Subcommands.NOSCRIPT, ConfigCommand::set,
                     "SET <directive> <value>",
                     "    Set the configuration <directive> to <value>.")
-            .add("resetstat", 2, ConfigCommand::resetstat,
+            .add("resetstat", 2, Subcommands.NOSCRIPT, ConfigCommand::resetstat,
                     "RESETSTAT",
                     "    Reset statistics reported by the INFO command.")
             .withHelp();

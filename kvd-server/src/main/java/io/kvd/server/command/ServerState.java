@@ -27,6 +27,8 @@ public final class ServerState {
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private long nextClientId = 1;
+    /** The Lua interpreter and script cache, made at the first script. */
+    private LuaScripts scripts;
     private int tcpPort;
     private String transport = "none";
 
@@ -121,6 +123,20 @@ public final class ServerState {
 
     public OpsPerSecond opsPerSecond() {
         return opsPerSecond;
+    }
+
+    /** The server stops: the Lua interpreter's native memory goes with it (an embedded server's JVM lives on). */
+    public void closeScripts() {
+        if (scripts != null) {
+            scripts.flush();
+        }
+    }
+
+    LuaScripts scripts() {
+        if (scripts == null) {
+            scripts = new LuaScripts(this);
+        }
+        return scripts;
     }
 
     public Map<Long, Client> clients() {

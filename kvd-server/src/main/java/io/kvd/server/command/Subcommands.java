@@ -12,6 +12,9 @@ import java.util.Set;
  * checked as Redis checks a subcommand's ({@code 'client|setname'} in the error), and its HELP text.
  */
 final class Subcommands {
+    /** The flags of a subcommand scripts may not run (CLIENT's and CONFIG's, SCRIPT's but HELP). */
+    static final Set<Command.Flag> NOSCRIPT = Set.of(Command.Flag.NOSCRIPT);
+
     private final String container;
     private final Map<String, Command> byName = new LinkedHashMap<>();
     private final List<String> help = new ArrayList<>();
@@ -24,7 +27,12 @@ final class Subcommands {
 
     /** Adds a subcommand and the lines HELP prints for it (Redis's texts). */
     Subcommands add(String name, int arity, CommandHandler handler, String... helpLines) {
-        byName.put(name, subcommand(name, arity, handler));
+        return add(name, arity, Set.of(), handler, helpLines);
+    }
+
+    /** Adds a subcommand with flags a caller checks (NOSCRIPT: scripts may not run it). */
+    Subcommands add(String name, int arity, Set<Command.Flag> flags, CommandHandler handler, String... helpLines) {
+        byName.put(name, subcommand(name, arity, flags, handler));
         help.addAll(List.of(helpLines));
         return this;
     }
@@ -33,7 +41,7 @@ final class Subcommands {
     Subcommands withHelp() {
         help.add("HELP");
         help.add("    Prints this help.");
-        byName.put("help", subcommand("help", 2, this::help));
+        byName.put("help", subcommand("help", 2, Set.of(), this::help));
         return this;
     }
 
@@ -56,6 +64,11 @@ final class Subcommands {
         sub.handler().execute(client, argv);
     }
 
+    /** The subcommand {@code argv[1]} names, or null. */
+    Command lookup(byte[][] argv) {
+        return byName.get(Args.utf8(argv[1]).toLowerCase(Locale.ROOT));
+    }
+
     /**
      * The error for a request naming no subcommand of this container or with the wrong argument
      * count for it, or null: Redis refuses those before running or queuing anything.
@@ -71,8 +84,8 @@ final class Subcommands {
     }
 
     /** A subcommand as Redis names it, e.g. {@code client|setname}; flags and keys live in its COMMAND INFO. */
-    private Command subcommand(String name, int arity, CommandHandler handler) {
-        return new Command(container + "|" + name, arity, Set.of(), 0, 0, 0, handler);
+    private Command subcommand(String name, int arity, Set<Command.Flag> flags, CommandHandler handler) {
+        return new Command(container + "|" + name, arity, flags, 0, 0, 0, handler);
     }
 
     /** HELP's reply: every line added, in order. */

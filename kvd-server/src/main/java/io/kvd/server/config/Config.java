@@ -47,6 +47,7 @@ public final class Config {
     public static final String LIST_COMPRESS_DEPTH = "list-compress-depth";
     public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
     public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
+    public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
@@ -72,13 +73,16 @@ public final class Config {
             "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE,
             "list-max-ziplist-size", LIST_MAX_LISTPACK_SIZE,
             "zset-max-ziplist-entries", ZSET_MAX_LISTPACK_ENTRIES,
-            "zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE);
+            "zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE,
+            "lua-time-limit", BUSY_REPLY_THRESHOLD);
 
     static {
         define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
         define(new Directive(BIND, "127.0.0.1 -::1", false, Directive::words));
         define(new Directive(TRANSPORT, "auto", false, Directive.oneOf("auto", "nio", "epoll", "io_uring", "kqueue")));
         define(new Directive(HZ, "10", true, Directive.integer(1, 500)));
+        // kvd takes no command while a script runs, so past this a script that has not written is stopped.
+        define(new Directive(BUSY_REPLY_THRESHOLD, "5000", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(DIR, ".", false, Directive::single));
         define(new Directive(APPENDONLY, "yes", false, Directive.oneOf("yes", "no")));
         define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
@@ -245,6 +249,11 @@ public final class Config {
 
     public int hz() {
         return Integer.parseInt(values.get(HZ));
+    }
+
+    /** busy-reply-threshold (lua-time-limit) in milliseconds; 0 for none. */
+    public long busyReplyThresholdMs() {
+        return Long.parseLong(values.get(BUSY_REPLY_THRESHOLD));
     }
 
     public Path dir() {

@@ -49,6 +49,7 @@ class CommandDocsTest {
         assertSubcommands("command", CommandCommand.SUBCOMMANDS);
         assertSubcommands("cluster", ClusterCommand.SUBCOMMANDS);
         assertSubcommands("object", ObjectCommand.SUBCOMMANDS);
+        assertSubcommands("script", ScriptingCommands.SUBCOMMANDS);
     }
 
     private static void assertSubcommands(String container, Subcommands implemented) {

@@ -39,6 +39,15 @@ final class CommandFixture {
         client = newClient();
     }
 
+    /** A command as the AOF records it: RESP, an array of bulk strings. */
+    static String record(String... argv) {
+        StringBuilder out = new StringBuilder("*").append(argv.length).append("\r\n");
+        for (String arg : argv) {
+            out.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
+        }
+        return out.toString();
+    }
+
     /** Runs one command as {@code client} and returns its reply bytes. */
     String call(String... argv) {
         return callAs(client, argv);

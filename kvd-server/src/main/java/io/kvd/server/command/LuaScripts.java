@@ -1,0 +1,738 @@
+package io.kvd.server.command;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import party.iroiro.luajava.JFunction;
+import party.iroiro.luajava.Lua;
+import party.iroiro.luajava.lua51.Lua51;
+import party.iroiro.luajava.lua51.Lua51Natives;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The Lua 5.1 interpreter scripts run in and the script cache (Redis 7.0's eval.c and
+ * script_lua.c): one interpreter, created at the first script, whose globals are Redis's
+ * (base, table, string, math, the {@code redis} table), read-only. A script's commands run
+ * through the dispatcher's run step as a client of their own, so they reply, refuse and reach the
+ * AOF as any client's; the caller's EXEC-like wrapping makes the AOF see MULTI ... EXEC.
+ */
+final class LuaScripts {
+    private static final Logger LOG = LoggerFactory.getLogger("kvd.script");
+    /** Lua 5.1's pseudo-index of the globals table. */
+    private static final int GLOBALS = -10002;
+    private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
+    /** Lua's source name of the code below: frames with it are kvd's, not the script's. */
+    private static final String INTERNAL = "=kvd";
+
+    /**
+     * Run once per interpreter: Redis's error handler, the parts of the redis table written in Lua,
+     * the globals Redis 7.0.15 leaves (nothing else: no os, io, print, loadfile, dofile, debug), and
+     * their protection. Returns the function that gives a compiled script the read-only environment.
+     */
+    private static final String SETUP = """
+            local dbg, error, type, tostring, setmetatable, setfenv = debug, error, type, tostring, setmetatable, setfenv
+            -- Every 100,000 instructions, as Redis's luaMaskCountHook: a script past busy-reply-threshold
+            -- that has not written is stopped; once stopped, every line raises again, so pcall cannot keep it.
+            local overdue = redis.__overdue
+            redis.__overdue = nil
+            local function stopIfOverdue()
+              local err = overdue()
+              if err then
+                dbg.sethook(stopIfOverdue, 'l')
+                error({err = err})
+              end
+            end
+            local function arm() dbg.sethook(stopIfOverdue, '', 100000) end
+            arm()
+            __kvd_arm = arm
+            __redis__err__handler = function(err)
+              local level = 2
+              local i = dbg.getinfo(level, 'nSl')
+              while i and (i.what == 'C' or i.source == '=kvd') do
+                level = level + 1
+                i = dbg.getinfo(level, 'nSl')
+              end
+              if type(err) ~= 'table' then
+                err = {err = 'ERR ' .. tostring(err)}
+              end
+              if i then
+                err['source'] = i.source
+                err['line'] = i.currentline
+              end
+              return err
+            end
+            -- Wrong arguments make these return an error table, not raise one (Redis's luaRedisErrorReplyCommand).
+            local wrongArgs = {err = 'ERR wrong number or type of arguments'}
+            redis.error_reply = function(...)
+              local msg = ...
+              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
+              local code, text = 'ERR', msg
+              if msg:sub(1, 1) == '-' then
+                local space = msg:find(' ', 1, true)
+                if space then code, text = msg:sub(2, space - 1), msg:sub(space + 1) else text = msg:sub(2) end
+              end
+              return {err = code .. ' ' .. text:gsub('[\\r\\n]+$', '')}
+            end
+            redis.status_reply = function(...)
+              local msg = ...
+              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
+              return {ok = msg}
+            end
+            -- Redis's pcall gives the message of an error table {err=...}, not the table.
+            local luaPcall = pcall
+            local function unwrap(ok, ...)
+              if ok then return true, ... end
+              local err = ...
+              if type(err) == 'table' and (type(err.err) == 'string' or type(err.err) == 'number') then
+                err = err.err
+              end
+              return false, err
+            end
+            pcall = function(...) return unwrap(luaPcall(...)) end
+            redis.replicate_commands = function() return true end
+            redis.breakpoint = function() return false end
+            redis.debug = function() end
+            redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
+            redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
+            redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
+            KEYS, ARGV = {}, {}
+            local allowed = {}
+            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert collectgarbage coroutine error gcinfo
+                getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
+                setmetatable string table tonumber tostring type unpack xpcall]]):gmatch('%S+') do
+              allowed[name] = true
+            end
+            for name in pairs(_G) do
+              if not allowed[name] then _G[name] = nil end
+            end
+            local function readonly() error('Attempt to modify a readonly table', 2) end
+            local rawset = rawset
+            setmetatable(_G, {
+              __index = function(_, name)
+                error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2)
+              end,
+              -- LuaJava clears __jthrowable__ at every call of a Java function, and sets it when one throws.
+              __newindex = function(globals, name, value)
+                if name ~= '__jthrowable__' then error('Attempt to modify a readonly table', 2) end
+                rawset(globals, name, value)
+              end,
+            })
+            local env = setmetatable({}, {__index = _G, __newindex = readonly})
+            return function(f) return setfenv(f, env) end
+            """;
+
+    private static final byte[] HEX = Args.bytes("0123456789abcdef");
+    /** A digest per thread: getInstance costs more than hashing a short script. */
+    private static final ThreadLocal<MessageDigest> SHA1 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+
+    private final ServerState server;
+    private final CommandTable commands = new CommandTable();
+    /** The client a script's commands run as: its own database (SELECT in a script stays there), never blocking. */
+    private final Client scriptClient;
+    /** Script sha1 (lower-case hex) to its compiled function's reference in the interpreter's registry. */
+    private final Map<String, Integer> cache = new HashMap<>();
+    private Lua lua;
+    private Lua51Natives natives;
+    private int sandboxRef;
+    private int errorHandlerRef;
+    /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
+    private boolean readOnly;
+    /** When the running script started (System.nanoTime), and the keyspace's change count then. */
+    private long startedNanos;
+    private long changesAtStart;
+    private boolean warnedUnstoppable;
+    /** A script runs: only then may the count hook stop anything. */
+    private boolean running;
+    /** The last script was stopped, which left the hook firing on every line: re-armed before the next. */
+    private boolean stopped;
+    private int armRef;
+
+    LuaScripts(ServerState server) {
+        this.server = server;
+        this.scriptClient = Client.forScripts(server, PooledByteBufAllocator.DEFAULT);
+    }
+
+    /** SHA1 of {@code body} in lower-case hex, as Redis names scripts. */
+    static String sha1hex(byte[] body) {
+        byte[] digest = SHA1.get().digest(body);
+        byte[] hex = new byte[40];
+        for (int i = 0; i < 20; i++) {
+            hex[2 * i] = HEX[(digest[i] >> 4) & 0xF];
+            hex[2 * i + 1] = HEX[digest[i] & 0xF];
+        }
+        return new String(hex, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Compiles {@code body} into the cache unless there (SCRIPT LOAD, EVAL); returns its sha1. */
+    String load(byte[] body) {
+        String sha = sha1hex(body);
+        if (!cache.containsKey(sha)) {
+            Lua lua = interpreter();
+            ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
+            if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_script") != 0) {
+                String message = string(lua, -1);
+                lua.setTop(0);
+                throw new CommandError("ERR Error compiling script (new function): " + message);
+            }
+            lua.refGet(sandboxRef);
+            lua.insert(-2);
+            lua.pCall(1, 1);
+            cache.put(sha, lua.ref());
+        }
+        return sha;
+    }
+
+    boolean exists(String sha) {
+        return cache.containsKey(sha);
+    }
+
+    /** SCRIPT FLUSH: the cache and the interpreter go (Redis's scriptingReset); the next script starts a new one. */
+    void flush() {
+        cache.clear();
+        if (lua != null) {
+            lua.close();
+            lua = null;
+        }
+    }
+
+    /**
+     * EVAL and EVALSHA: runs the cached script {@code sha} with {@code argv[3..]} as KEYS (the first
+     * {@code numkeys}) and ARGV, replying to {@code caller}.
+     */
+    void run(Client caller, String sha, byte[][] argv, int numkeys, boolean readOnly) {
+        Integer function = sha.length() == 40 ? cache.get(sha) : null;
+        if (function == null) {
+            throw new CommandError(NOSCRIPT);
+        }
+        Lua lua = interpreter();
+        setGlobalArray(lua, "KEYS", argv, 3, 3 + numkeys);
+        setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
+        scriptClient.select(caller.db());
+        this.readOnly = readOnly;
+        if (stopped) {
+            lua.refGet(armRef);
+            lua.pCall(0, 0);
+            stopped = false;
+        }
+        this.startedNanos = System.nanoTime();
+        this.changesAtStart = server.databases().changes();
+        this.warnedUnstoppable = false;
+        this.running = true;
+        CommandLog log = server.commandLog();
+        // As EXEC: the script's writes reach the AOF together, in MULTI ... EXEC when two or more
+        // (inside a transaction they join the transaction's block).
+        boolean wrap = !log.holdsTransaction();
+        if (wrap) {
+            log.beginTransaction();
+        }
+        try {
+            lua.refGet(errorHandlerRef);
+            lua.refGet(function);
+            if (natives.lua_pcall(lua.getPointer(), 0, 1, -2) != 0) {
+                replyError(lua, caller.reply(), sha);
+            } else {
+                reply(lua, caller.reply(), lua.getTop());
+            }
+        } finally {
+            running = false;
+            lua.setTop(0);
+            if (wrap) {
+                log.endTransaction();
+            }
+        }
+    }
+
+    private Lua interpreter() {
+        if (lua != null) {
+            return lua;
+        }
+        Lua lua = new Lua51();
+        for (String library : new String[]{"base", "table", "string", "math", "debug"}) {
+            lua.openLibrary(library);
+        }
+        lua.newTable();
+        function(lua, "call", l -> redisCall(l, true));
+        function(lua, "pcall", l -> redisCall(l, false));
+        function(lua, "sha1hex", this::sha1hexFunction);
+        function(lua, "log", this::log);
+        function(lua, "setresp", this::setresp);
+        function(lua, "set_repl", this::setRepl);
+        function(lua, "__overdue", this::overdue);
+        lua.setGlobal("redis");
+        try {
+            lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
+                    INTERNAL);
+        } catch (party.iroiro.luajava.LuaException e) {
+            lua.close();
+            throw new IllegalStateException("Lua setup failed: " + e.getMessage(), e);
+        }
+        this.sandboxRef = lua.ref();
+        lua.getGlobal("__redis__err__handler");
+        this.errorHandlerRef = lua.ref();
+        lua.push("__kvd_arm");
+        lua.rawGet(GLOBALS);
+        this.armRef = lua.ref();
+        lua.push("__kvd_arm");
+        lua.pushNil();
+        lua.rawSet(GLOBALS);
+        this.natives = (Lua51Natives) lua.getLuaNatives();
+        this.lua = lua;
+        return lua;
+    }
+
+    private static void function(Lua lua, String name, JFunction function) {
+        lua.push(function);
+        lua.setField(-2, name);
+    }
+
+    /** KEYS or ARGV, set raw: the globals are read-only to scripts. */
+    private void setGlobalArray(Lua lua, String name, byte[][] argv, int from, int to) {
+        lua.push(name);
+        lua.createTable(to - from, 0);
+        for (int i = from; i < to; i++) {
+            pushBytes(lua, argv[i], 0, argv[i].length);
+            lua.rawSetI(-2, i - from + 1);
+        }
+        lua.rawSet(GLOBALS);
+    }
+
+    /**
+     * The count hook's check. Redis answers other clients -BUSY past busy-reply-threshold and stops
+     * the script on SCRIPT KILL; kvd's one loop takes no command while a script runs, so it stops a
+     * script that has not written once it passes the threshold, as a SCRIPT KILL would, with the
+     * error SCRIPT KILL gives. One that has written runs on to its end (Redis's UNKILLABLE).
+     */
+    private int overdue(Lua lua) {
+        long threshold = server.config().busyReplyThresholdMs();
+        if (!running || threshold == 0 || System.nanoTime() - startedNanos < threshold * 1_000_000) {
+            return 0;
+        }
+        if (server.databases().changes() != changesAtStart) {
+            if (!warnedUnstoppable) {
+                warnedUnstoppable = true;
+                LOG.warn("a script has run past busy-reply-threshold ({} ms) after writing: it runs to its end", threshold);
+            }
+            return 0;
+        }
+        if (!stopped) {
+            stopped = true;
+            LOG.warn("a script ran past busy-reply-threshold ({} ms) without writing: stopped", threshold);
+        }
+        lua.push("ERR Script killed by user with SCRIPT KILL...");
+        return 1;
+    }
+
+    /**
+     * redis.call and redis.pcall (Redis's luaRedisGenericCommand and scriptCall): the checks a
+     * script's command passes, then the dispatcher's run step; the reply converted to Lua. An error
+     * is raised by call, returned by pcall, as a table {err=...}.
+     */
+    private int redisCall(Lua lua, boolean raise) {
+        int argc = lua.getTop();
+        if (argc == 0) {
+            return fail(lua, "Please specify at least one argument for this redis lib call", raise);
+        }
+        byte[][] argv = new byte[argc][];
+        for (int i = 0; i < argc; i++) {
+            Lua.LuaType type = lua.type(i + 1);
+            if (type == Lua.LuaType.STRING) {
+                argv[i] = bytes(lua, i + 1);
+            } else if (type == Lua.LuaType.NUMBER) {
+                argv[i] = Args.bytes(formatNumber(lua.toNumber(i + 1)));
+            } else {
+                return fail(lua, "Lua redis lib command arguments must be strings or integers", raise);
+            }
+        }
+        Command command = commands.lookup(argv[0]);
+        if (command == null) {
+            return fail(lua, "Unknown Redis command called from script", raise);
+        }
+        if (!command.arityMatches(argc)) {
+            return fail(lua, "Wrong number of args calling Redis command from script", raise);
+        }
+        // A container's subcommand is a command of its own here, as in Redis's lookupCommand.
+        Subcommands subcommands = CommandTable.subcommands(command);
+        Command checked = subcommands == null ? command : subcommands.lookup(argv);
+        if (checked == null) {
+            return fail(lua, "Unknown Redis command called from script", raise);
+        }
+        if (!checked.arityMatches(argc)) {
+            return fail(lua, "Wrong number of args calling Redis command from script", raise);
+        }
+        if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
+            return fail(lua, "This Redis command is not allowed from script", raise);
+        }
+        if (readOnly && command.has(Command.Flag.WRITE)) {
+            return fail(lua, "Write commands are not allowed from read-only scripts.", raise);
+        }
+        // As Redis's scriptVerifyWriteCommandAllow: a failing AOF refuses a script's writes as a client's.
+        String failure = server.commandLog().failure();
+        if (failure != null && command.has(Command.Flag.WRITE)) {
+            pushError(lua, Errors.aofFailing(failure));
+            return raise ? -1 : 1;
+        }
+        CommandTable.run(scriptClient, command, argv);
+        ByteBuf out = scriptClient.reply().take();
+        if (out == null) {
+            lua.pushNil();
+            return 1;
+        }
+        try {
+            boolean error = out.getByte(out.readerIndex()) == '-';
+            pushReply(lua, out);
+            return error && raise ? -1 : 1;
+        } finally {
+            out.release();
+        }
+    }
+
+    /** Redis's luaPushError then luaError (call) or a returned error table (pcall). */
+    private static int fail(Lua lua, String message, boolean raise) {
+        pushError(lua, "ERR " + message);
+        return raise ? -1 : 1;
+    }
+
+    private static void pushError(Lua lua, String message) {
+        lua.newTable();
+        lua.push(message);
+        lua.setField(-2, "err");
+    }
+
+    /** redis.sha1hex(x) */
+    private int sha1hexFunction(Lua lua) {
+        if (lua.getTop() != 1) {
+            pushError(lua, "ERR wrong number of arguments");
+            return -1;
+        }
+        byte[] body = lua.type(1) == Lua.LuaType.NUMBER ? Args.bytes(lua.toString(1)) : bytes(lua, 1);
+        lua.push(sha1hex(body == null ? new byte[0] : body));
+        return 1;
+    }
+
+    /** redis.log(level, message ...): to kvd's log, DEBUG and VERBOSE as debug, NOTICE as info, WARNING as warn. */
+    private int log(Lua lua) {
+        int argc = lua.getTop();
+        if (argc < 2) {
+            pushError(lua, "ERR redis.log() requires two arguments or more.");
+            return -1;
+        }
+        if (lua.type(1) != Lua.LuaType.NUMBER) {
+            pushError(lua, "ERR First argument must be a number (log level).");
+            return -1;
+        }
+        int level = (int) lua.toNumber(1);
+        if (level < 0 || level > 3) {
+            pushError(lua, "ERR Invalid debug level.");
+            return -1;
+        }
+        StringBuilder message = new StringBuilder();
+        for (int i = 2; i <= argc; i++) {
+            Lua.LuaType type = lua.type(i);
+            if (type == Lua.LuaType.STRING || type == Lua.LuaType.NUMBER) {
+                if (i != 2) {
+                    message.append(' ');
+                }
+                byte[] text = type == Lua.LuaType.NUMBER ? Args.bytes(lua.toString(i)) : bytes(lua, i);
+                message.append(new String(text, StandardCharsets.UTF_8));
+            }
+        }
+        switch (level) {
+            case 0, 1 -> LOG.debug("{}", message);
+            case 2 -> LOG.info("{}", message);
+            default -> LOG.warn("{}", message);
+        }
+        return 0;
+    }
+
+    /** redis.setresp(2); 3 is refused until kvd speaks RESP3. */
+    private int setresp(Lua lua) {
+        if (lua.getTop() != 1) {
+            pushError(lua, "ERR redis.setresp() requires one argument.");
+            return -1;
+        }
+        if (lua.type(1) != Lua.LuaType.NUMBER || lua.toNumber(1) != 2) {
+            pushError(lua, "ERR RESP version must be 2 or 3.");
+            return -1;
+        }
+        return 0;
+    }
+
+    /** redis.set_repl(flags): checked and accepted; kvd logs every script's writes. */
+    private int setRepl(Lua lua) {
+        if (lua.getTop() != 1) {
+            pushError(lua, "ERR redis.set_repl() requires one argument.");
+            return -1;
+        }
+        double flags = lua.type(1) == Lua.LuaType.NUMBER ? lua.toNumber(1) : -1;
+        if (flags < 0 || flags > 3 || flags != Math.rint(flags)) {
+            pushError(lua, "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+            return -1;
+        }
+        return 0;
+    }
+
+    /** A Lua number as a command argument, as Redis 7.0 formats it: "%.17g". */
+    static String formatNumber(double value) {
+        if (Double.isNaN(value)) {
+            return "nan";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        if (value == Math.rint(value) && Math.abs(value) < 1e17 && (value != 0 || 1 / value > 0)) {
+            return Long.toString((long) value);
+        }
+        return Scores.format17g(value);
+    }
+
+    // ---- Redis reply -> Lua (redisProtocolToLuaType) ----
+
+    /** Pushes one RESP2 reply read from {@code in}: integer as number, bulk as string, null as false, array as table, status {ok=}, error {err=}. */
+    private void pushReply(Lua lua, ByteBuf in) {
+        byte type = in.readByte();
+        switch (type) {
+            case ':' -> lua.push(Long.parseLong(line(in)));
+            case '+' -> {
+                lua.newTable();
+                pushBytes(lua, lineBytes(in));
+                lua.setField(-2, "ok");
+            }
+            case '-' -> {
+                // Redis's luaPushErrorBuff: "CODE message", with ERR as the code of a one-word error.
+                String error = line(in);
+                pushError(lua, error.indexOf(' ') < 0 ? "ERR " + error : error);
+            }
+            case '$' -> {
+                int length = Integer.parseInt(line(in));
+                if (length < 0) {
+                    lua.push(false);
+                } else {
+                    byte[] value = new byte[length];
+                    in.readBytes(value);
+                    in.skipBytes(2);
+                    pushBytes(lua, value);
+                }
+            }
+            case '*' -> {
+                int count = Integer.parseInt(line(in));
+                if (count < 0) {
+                    lua.push(false);
+                } else {
+                    lua.checkStack(3);
+                    lua.createTable(count, 0);
+                    for (int i = 1; i <= count; i++) {
+                        pushReply(lua, in);
+                        lua.rawSetI(-2, i);
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("not a RESP2 reply: " + (char) type);
+        }
+    }
+
+    private static byte[] lineBytes(ByteBuf in) {
+        int end = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\r');
+        byte[] line = new byte[end - in.readerIndex()];
+        in.readBytes(line);
+        in.skipBytes(2);
+        return line;
+    }
+
+    private static String line(ByteBuf in) {
+        return new String(lineBytes(in), StandardCharsets.UTF_8);
+    }
+
+    private void pushBytes(Lua lua, byte[] value) {
+        pushBytes(lua, value, 0, value.length);
+    }
+
+    /**
+     * A Lua string of exactly these bytes. LuaJava pushes Java strings through modified UTF-8, which
+     * is exact only for bytes 1-127; anything else is loaded as a chunk returning the string with
+     * every byte escaped, a slower path that binary values alone take.
+     */
+    private void pushBytes(Lua lua, byte[] value, int offset, int length) {
+        boolean plain = true;
+        for (int i = offset; i < offset + length && plain; i++) {
+            plain = value[i] > 0;
+        }
+        if (plain) {
+            lua.push(new String(value, offset, length, StandardCharsets.ISO_8859_1));
+            return;
+        }
+        ByteBuffer chunk = ByteBuffer.allocateDirect(10 + 4 * length);
+        chunk.put(Args.bytes("return \""));
+        for (int i = offset; i < offset + length; i++) {
+            int b = value[i] & 0xFF;
+            chunk.put((byte) '\\').put((byte) ('0' + b / 100)).put((byte) ('0' + b / 10 % 10)).put((byte) ('0' + b % 10));
+        }
+        chunk.put((byte) '"').flip();
+        natives.luaJ_loadbuffer(lua.getPointer(), chunk, chunk.limit(), INTERNAL);
+        natives.lua_pcall(lua.getPointer(), 0, 1, 0);
+    }
+
+    /** The bytes of the Lua string at {@code index}. */
+    private static byte[] bytes(Lua lua, int index) {
+        ByteBuffer view = lua.toDirectBuffer(index);
+        if (view == null) {
+            return null;
+        }
+        byte[] out = new byte[view.remaining()];
+        view.get(out);
+        return out;
+    }
+
+    private static String string(Lua lua, int index) {
+        byte[] bytes = bytes(lua, index);
+        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    // ---- Lua -> Redis reply (luaReplyToRedisReply) ----
+
+    /**
+     * Writes the Lua value at {@code index} (absolute) as a reply: string as bulk, number as integer
+     * (truncated), true as 1, false and nil as null, {err=} as error, {ok=} as status, other tables
+     * as arrays up to their first nil. Nested tables are walked with a stack of our own, not by
+     * recursion: a table holding itself goes as deep as Lua's stack allows, as in Redis.
+     */
+    private void reply(Lua lua, Reply reply, int index) {
+        int[] tables = new int[8];
+        int[] counts = new int[8];
+        int[] next = new int[8];
+        int depth = 0;
+        int value = index;
+        while (true) {
+            int count = replyValue(lua, reply, value);
+            if (count > 0) {
+                if (depth == tables.length) {
+                    tables = Arrays.copyOf(tables, depth * 2);
+                    counts = Arrays.copyOf(counts, depth * 2);
+                    next = Arrays.copyOf(next, depth * 2);
+                }
+                tables[depth] = value;
+                counts[depth] = count;
+                next[depth] = 1;
+                depth++;
+            } else if (depth > 0) {
+                lua.pop(1);
+            }
+            while (depth > 0 && next[depth - 1] > counts[depth - 1]) {
+                depth--;
+                if (depth > 0) {
+                    lua.pop(1);
+                }
+            }
+            if (depth == 0) {
+                return;
+            }
+            lua.rawGetI(tables[depth - 1], next[depth - 1]++);
+            value = lua.getTop();
+        }
+    }
+
+    /** Writes one value, or an array's header: returns the number of elements to follow. */
+    private int replyValue(Lua lua, Reply reply, int index) {
+        try {
+            lua.checkStack(4);
+        } catch (RuntimeException e) {
+            reply.error("ERR reached lua stack limit");
+            return 0;
+        }
+        switch (lua.type(index)) {
+            case STRING -> reply.bulk(bytes(lua, index));
+            case NUMBER -> reply.integer(truncate(lua.toNumber(index)));
+            case BOOLEAN -> {
+                if (lua.toBoolean(index)) {
+                    reply.integer(1);
+                } else {
+                    reply.nullBulk();
+                }
+            }
+            case TABLE -> {
+                return replyTable(lua, reply, index);
+            }
+            default -> reply.nullBulk();
+        }
+        return 0;
+    }
+
+    private int replyTable(Lua lua, Reply reply, int index) {
+        lua.push("err");
+        lua.rawGet(index);
+        if (lua.type(-1) == Lua.LuaType.STRING) {
+            String message = string(lua, -1);
+            lua.pop(1);
+            reply.error(message);
+            return 0;
+        }
+        lua.pop(1);
+        lua.push("ok");
+        lua.rawGet(index);
+        if (lua.type(-1) == Lua.LuaType.STRING) {
+            String status = string(lua, -1).replace('\r', ' ').replace('\n', ' ');
+            lua.pop(1);
+            reply.simpleString(status);
+            return 0;
+        }
+        lua.pop(1);
+        int count = 0;
+        while (true) {
+            lua.rawGetI(index, count + 1);
+            boolean nil = lua.type(-1) == Lua.LuaType.NIL;
+            lua.pop(1);
+            if (nil) {
+                break;
+            }
+            count++;
+        }
+        reply.arrayHeader(count);
+        return count;
+    }
+
+    /** C's (long long) of a double as x86-64 does it: out of range and NaN give the smallest long. */
+    private static long truncate(double value) {
+        return value >= -0x1p63 && value < 0x1p63 ? (long) value : Long.MIN_VALUE;
+    }
+
+    /**
+     * A script that failed: Redis's error table {err, source, line} becomes "-err script: sha, on
+     * source:line."; anything else "Error running script".
+     */
+    private void replyError(Lua lua, Reply reply, String sha) {
+        int index = lua.getTop();
+        if (lua.type(index) != Lua.LuaType.TABLE) {
+            String message = lua.type(index) == Lua.LuaType.STRING ? string(lua, index) : "execution failure";
+            reply.error("ERR Error running script " + sha + ", " + message.substring(0, Math.min(100, message.length())));
+            return;
+        }
+        lua.push("err");
+        lua.rawGet(index);
+        String message = lua.type(-1) == Lua.LuaType.STRING || lua.type(-1) == Lua.LuaType.NUMBER
+                ? string(lua, -1) : "";
+        lua.pop(1);
+        lua.push("source");
+        lua.rawGet(index);
+        String source = lua.type(-1) == Lua.LuaType.STRING ? string(lua, -1) : null;
+        lua.pop(1);
+        lua.push("line");
+        lua.rawGet(index);
+        String line = lua.type(-1) == Lua.LuaType.NUMBER ? formatNumber(lua.toNumber(-1)) : null;
+        lua.pop(1);
+        reply.error(source != null && line != null ? message + " script: " + sha + ", on " + source + ":" + line + "."
+                : message);
+    }
+}
