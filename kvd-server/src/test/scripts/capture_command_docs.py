@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "config": ["get", "set", "resetstat", "help"],
     "command": ["count", "info", "docs", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
+    "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }
 

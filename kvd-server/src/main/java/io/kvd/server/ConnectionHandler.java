@@ -114,11 +114,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             client.reply().error(error.message());
             client.closeAfterReply();
         }
-        if (!queuedForFlush) {
-            queuedForFlush = true;
-            flush.add(this);
-        }
-        if (outputLimits.exceeded(pendingOutputBytes(), server.databases().now())) {
+        queueForFlush();
+        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
             closeForOutputLimit();
             return;
         }
@@ -135,6 +132,25 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             // loop fetches due scheduled tasks once per iteration (unlike execute(), whose tasks
             // would still run in this one).
             ctx.executor().schedule(this::endYield, 0, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * A message published to this client: it leaves with this iteration's flush. A subscriber that
+     * does not read is closed here once past its limit, so it never holds up the publisher.
+     */
+    @Override
+    public void outputAdded() {
+        queueForFlush();
+        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
+            closeForOutputLimit();
+        }
+    }
+
+    private void queueForFlush() {
+        if (!queuedForFlush) {
+            queuedForFlush = true;
+            flush.add(this);
         }
     }
 
@@ -230,7 +246,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         if (timeout > 0 && !client.isBlocked() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
-        } else if (outputLimits.exceeded(pendingOutputBytes(), nowMs)) {
+        } else if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), nowMs)) {
             closeForOutputLimit();
         }
     }
@@ -295,10 +311,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     @Override
     public void unblocked() {
         blocked = false;
-        if (!queuedForFlush) {
-            queuedForFlush = true;
-            flush.add(this);
-        }
+        queueForFlush();
         ctx.executor().execute(this::resumeReading);
     }
 

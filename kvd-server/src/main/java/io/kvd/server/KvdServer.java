@@ -300,7 +300,7 @@ public final class KvdServer implements AutoCloseable {
             state.opsPerSecond().sample(now, state.stats().commandsProcessed);
             // Without an idle timeout or output limit (the defaults) the clients' checks have
             // nothing to find: 1,000 connections would cost 10,000 visits a second for nothing.
-            if (config.timeout() > 0 || OutputLimits.configured(config)) {
+            if (config.timeout() > 0 || OutputLimits.configured(config, state.pubSub().hasSubscribers())) {
                 // A copy: closing a connection removes its client from the map.
                 for (Client client : List.copyOf(state.clients().values())) {
                     ((ConnectionHandler) client.connection()).cron(now);

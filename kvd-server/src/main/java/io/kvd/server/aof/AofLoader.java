@@ -192,5 +192,9 @@ public final class AofLoader {
         public void unblocked() {
             throw new IllegalStateException("the AOF replay unblocked");
         }
+
+        @Override
+        public void outputAdded() {
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import java.util.ArrayList;
@@ -28,6 +29,12 @@ public final class Client {
 
         /** The blocked client got its reply: send it, then go on with the commands that wait. */
         void unblocked();
+
+        /**
+         * Output was added to the client's reply outside its own command (a published message):
+         * the connection joins this iteration's flush and checks its output-buffer limit.
+         */
+        void outputAdded();
     }
 
     private final long id;
@@ -56,6 +63,8 @@ public final class Client {
     private BlockedClients.Blocked blockedOn;
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
+    /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
+    private PubSub.Subscriptions subscriptions;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this.id = server.nextClientId();
@@ -216,12 +225,6 @@ public final class Client {
         watchedKeyChanged = false;
     }
 
-    /** The connection closed: the client's watches go, its transaction, and its wait in a blocking command. */
-    public void disconnected() {
-        transaction = null;
-        server.watchedKeys().unwatchAll(this);
-        server.blockedClients().disconnected(this);
-    }
 
     /** True while the client waits in a blocking command (CLIENT LIST's flag b). */
     public boolean isBlocked() {
@@ -244,6 +247,63 @@ public final class Client {
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
     boolean mayBlock() {
         return !denyBlocking && transaction == null;
+    }
+
+    /**
+     * The connection closed: the client's watches and subscriptions go, its transaction, and its
+     * wait in a blocking command.
+     */
+    public void disconnected() {
+        transaction = null;
+        server.watchedKeys().unwatchAll(this);
+        server.pubSub().forget(this);
+        server.blockedClients().disconnected(this);
+    }
+
+    /**
+     * RESET (Redis's clearClientConnectionState): the connection as it was when it connected,
+     * except its id, age and library name: out of MULTI, unwatched, unsubscribed, database 0, no
+     * name, and authenticated only if no password is required.
+     */
+    void reset() {
+        discardTransaction();
+        server.pubSub().forget(this);
+        db = 0;
+        name = "";
+        authenticated = server.config().requirepass().length == 0;
+    }
+
+    PubSub.Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    PubSub.Subscriptions startSubscriptions() {
+        subscriptions = new PubSub.Subscriptions();
+        return subscriptions;
+    }
+
+    void endSubscriptions() {
+        subscriptions = null;
+    }
+
+    /**
+     * Subscribed to any channel, pattern or shard channel (Redis's CLIENT_PUBSUB): only the
+     * subscription commands, PING, QUIT and RESET run, and the pubsub output-buffer limit applies.
+     */
+    public boolean isSubscribed() {
+        return subscriptions != null;
+    }
+
+    /**
+     * A published message's frame, copied into this client's replies. Nothing goes to a client
+     * that is closing (as Redis's prepareClientToWrite), though it still counts as a receiver.
+     */
+    void deliver(ByteBuf frame) {
+        if (closeAfterReply) {
+            return;
+        }
+        reply.frame(frame);
+        connection.outputAdded();
     }
 
     /** After QUIT or a protocol error: no more commands run; the connection closes once the reply is sent. */

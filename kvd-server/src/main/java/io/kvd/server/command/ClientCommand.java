@@ -107,9 +107,8 @@ final class ClientCommand {
     private static void list(Client client, byte[][] argv) {
         StringBuilder out = new StringBuilder();
         if (argv.length == 4 && Args.is(argv[2], "type")) {
-            if (isNormalType(argv[3])) {
-                client.server().clients().values().forEach(c -> out.append(describe(c)).append('\n'));
-            }
+            Predicate<Client> type = typeIs(argv[3]);
+            client.server().clients().values().stream().filter(type).forEach(c -> out.append(describe(c)).append('\n'));
         } else if (argv.length > 3 && Args.is(argv[2], "id")) {
             for (int i = 3; i < argv.length; i++) {
                 Client c = client.server().clients().get(Args.parseLong(argv[i], "ERR Invalid client ID"));
@@ -190,8 +189,7 @@ final class ClientCommand {
                 }
                 filter = filter.and(c -> c.id() == id);
             } else if (Args.is(option, "type") && hasValue) {
-                boolean normal = isNormalType(argv[i + 1]);
-                filter = filter.and(c -> normal);
+                filter = filter.and(typeIs(argv[i + 1]));
             } else if (Args.is(option, "addr") && hasValue) {
                 filter = filter.and(addressIs(argv[i + 1]));
             } else if (Args.is(option, "laddr") && hasValue) {
@@ -222,14 +220,20 @@ final class ClientCommand {
         return c -> c.connection().remoteAddress().equals(text);
     }
 
-    /** Whether a client type names kvd's only kind, normal; an unknown type is an error as in Redis. */
-    private static boolean isNormalType(byte[] type) {
+    /**
+     * The clients of a type, as Redis's getClientType: pubsub while subscribed to anything, else
+     * normal (kvd has no master or replica clients); an unknown type is an error as in Redis.
+     */
+    private static Predicate<Client> typeIs(byte[] type) {
         if (Args.is(type, "normal")) {
-            return true;
+            return c -> !c.isSubscribed();
         }
-        for (String other : new String[]{"master", "replica", "slave", "pubsub"}) {
+        if (Args.is(type, "pubsub")) {
+            return Client::isSubscribed;
+        }
+        for (String other : new String[]{"master", "replica", "slave"}) {
             if (Args.is(type, other)) {
-                return false;
+                return c -> false;
             }
         }
         throw new CommandError("ERR Unknown client type '" + Args.utf8(type) + "'");
@@ -248,7 +252,10 @@ final class ClientCommand {
                 + " name=" + c.name()
                 + " age=" + (now - c.createdAtMs()) / 1000
                 + " idle=" + (now - c.lastInteractionMs()) / 1000
-                + " flags=" + flags(c) + " db=" + c.db() + " sub=0 psub=0 ssub=0"
+                + " flags=" + flags(c) + " db=" + c.db()
+                + " sub=" + subscriptions(c, PubSub.Kind.CHANNEL)
+                + " psub=" + subscriptions(c, PubSub.Kind.PATTERN)
+                + " ssub=" + subscriptions(c, PubSub.Kind.SHARD_CHANNEL)
                 + " multi=" + (c.transaction() == null ? -1 : c.transaction().queued().size())
                 + " qbuf=" + c.connection().queryBufferBytes()
                 + " qbuf-free=0 argv-mem=0 multi-mem=0"
@@ -259,12 +266,17 @@ final class ClientCommand {
                 + " lib-ver=" + c.libVersion();
     }
 
+    private static int subscriptions(Client c, PubSub.Kind kind) {
+        return c.subscriptions() == null ? 0 : c.subscriptions().of(kind).size();
+    }
+
     /**
-     * Redis 7.0's letters, in its order: x in MULTI (EXEC included), b blocked in a blocking
-     * command, d once a watched key changed; else N.
+     * Redis 7.0's letters, in its order: P subscribed, x in MULTI (EXEC included), b blocked in a
+     * blocking command, d once a watched key changed; else N.
      */
     private static String flags(Client c) {
-        String flags = (c.transaction() != null ? "x" : "") + (c.isBlocked() ? "b" : "")
+        String flags = (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
+                + (c.isBlocked() ? "b" : "")
                 + (c.isWatchedKeyChanged() ? "d" : "");
         return flags.isEmpty() ? "N" : flags;
     }

@@ -23,7 +23,8 @@ public final class CommandTable {
     /** The commands with subcommands, whose name and arity are checked before a command is queued. */
     private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
-            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS);
+            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
+            "pubsub", PubSubCommands.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -33,6 +34,7 @@ public final class CommandTable {
             command("auth", -2, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::auth),
             command("hello", -1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::hello),
             command("client", -2, flags(), 0, 0, 0, ClientCommand::client),
+            command("reset", 1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::reset),
 
             // transactions
             command("multi", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::multi),
@@ -40,6 +42,17 @@ public final class CommandTable {
             command("discard", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::discard),
             command("watch", -2, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 1, -1, 1, TransactionCommands::watch),
             command("unwatch", 1, flags(NOSCRIPT, LOADING, STALE, FAST, ALLOW_BUSY), 0, 0, 0, TransactionCommands::unwatch),
+
+            // pub/sub: a shard channel is a key to the cluster's slot check
+            command("subscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::subscribe),
+            command("unsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::unsubscribe),
+            command("psubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::psubscribe),
+            command("punsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::punsubscribe),
+            command("publish", 3, flags(PUBSUB, LOADING, STALE, FAST), 0, 0, 0, PubSubCommands::publish),
+            command("ssubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::ssubscribe),
+            command("sunsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::sunsubscribe),
+            command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST), 1, 1, 1, PubSubCommands::spublish),
+            command("pubsub", -2, flags(), 0, 0, 0, PubSubCommands::pubsub),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -295,6 +308,11 @@ public final class CommandTable {
             refuse(client, command, Errors.aofFailing(log.failure()));
             return null;
         }
+        // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
+        if (client.isSubscribed() && !allowedWhileSubscribed(command)) {
+            refuse(client, command, notAllowedWhileSubscribed(command, argv));
+            return null;
+        }
         // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
         client.interacted(command.name(), client.keyspace().now());
         if (transaction != null && !TransactionCommands.runsWhileQueuing(command)) {
@@ -362,6 +380,32 @@ public final class CommandTable {
         client.reply().error(error);
     }
 
+    private static boolean allowedWhileSubscribed(Command command) {
+        return switch (command.name()) {
+            case "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping",
+                 "quit", "reset" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Redis's refusal of a command in the subscribed context, naming a subcommand as
+     * {@code client|list}; an unknown subcommand or its wrong arity is refused as such first.
+     */
+    private static String notAllowedWhileSubscribed(Command command, byte[][] argv) {
+        String name = command.name();
+        Subcommands subcommands = CONTAINERS.get(name);
+        if (subcommands != null) {
+            String refusal = subcommands.refusal(argv);
+            if (refusal != null) {
+                return refusal;
+            }
+            name += "|" + Args.utf8(argv[1]).toLowerCase(java.util.Locale.ROOT);
+        }
+        return "ERR Can't execute '" + name + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET"
+                + " are allowed in this context";
+    }
+
     /** Redis's getNodeByQuery for EXEC: the keys of every queued command together, one slot served here. */
     private static String redirection(ClusterTopology cluster, Transaction transaction) {
         List<byte[]> keys = new ArrayList<>();
@@ -385,7 +429,9 @@ public final class CommandTable {
     /** The slot check's error for the command's keys, at fixed positions or found in the request; null if served here. */
     private static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
         if (command.firstKey() > 0) {
-            return cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step());
+            // SUNSUBSCRIBE without arguments names no shard channel.
+            return argv.length > command.firstKey()
+                    ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
         }
         return command.movableKeys() == null ? null : cluster.redirection(argv, command.movableKeys().positions(argv));
     }

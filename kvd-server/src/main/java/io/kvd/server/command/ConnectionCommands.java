@@ -7,12 +7,18 @@ final class ConnectionCommands {
     private ConnectionCommands() {
     }
 
-    /** PING [message] */
+    private static final byte[] PONG = Args.bytes("pong");
+
+    /** PING [message]: a subscribed client gets a two-element array, {@code pong} and the message or "". */
     static void ping(Client client, byte[][] argv) {
         if (argv.length > 2) {
             throw new CommandError(Errors.wrongArity("ping"));
         }
-        if (argv.length == 2) {
+        if (client.isSubscribed()) {
+            client.reply().arrayHeader(2);
+            client.reply().bulk(PONG);
+            client.reply().bulk(argv.length == 2 ? argv[1] : new byte[0]);
+        } else if (argv.length == 2) {
             client.reply().bulk(argv[1]);
         } else {
             client.reply().pong();
@@ -28,6 +34,12 @@ final class ConnectionCommands {
     static void quit(Client client, byte[][] argv) {
         client.reply().ok();
         client.closeAfterReply();
+    }
+
+    /** RESET: the connection back to how it started ({@link Client#reset}); runs at once inside MULTI. */
+    static void reset(Client client, byte[][] argv) {
+        client.reset();
+        client.reply().simpleString("RESET");
     }
 
     /** SELECT index: with cluster-enabled, database 0 only, as Redis. */

@@ -88,6 +88,11 @@ public final class Reply {
         }
     }
 
+    /** A reply already encoded elsewhere (a published message's frame), copied as it is. */
+    void frame(ByteBuf frame) {
+        out().writeBytes(frame, frame.readerIndex(), frame.readableBytes());
+    }
+
     public void nullArray() {
         RespWriter.writeNullArray(out());
     }

@@ -19,6 +19,7 @@ public final class ServerState {
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
     private final KeyWatchers keyWatchers;
+    private final PubSub pubSub = new PubSub();
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
@@ -103,6 +104,11 @@ public final class ServerState {
     /** The event loop, where blocked clients' timeouts are scheduled. */
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
+    }
+
+    /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */
+    public PubSub pubSub() {
+        return pubSub;
     }
 
     public AofRewriteStatus aofRewrite() {

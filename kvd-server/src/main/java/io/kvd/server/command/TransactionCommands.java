@@ -90,7 +90,7 @@ final class TransactionCommands {
     /** Commands that run at once inside MULTI instead of being queued (Redis's processCommand). */
     static boolean runsWhileQueuing(Command command) {
         return switch (command.name()) {
-            case "exec", "discard", "multi", "watch", "quit" -> true;
+            case "exec", "discard", "multi", "watch", "quit", "reset" -> true;
             default -> false;
         };
     }

@@ -104,7 +104,9 @@ public final class Config {
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE)));
-        define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0", true, Directive::outputBufferLimit));
+        // Redis's defaults; kvd has no replicas, so the slave class is kept only to be shown.
+        define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0 slave 256mb 64mb 60 pubsub 32mb 8mb 60", true,
+                Directive::outputBufferLimit));
         define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
         define(new Directive(PROTECTED_MODE, "yes", true, Directive.oneOf("yes", "no")));
         define(new Directive(CLUSTER_ENABLED, "no", false, Directive.oneOf("yes", "no")));
@@ -127,17 +129,18 @@ public final class Config {
     private long clientQuerySlice;
     private long protoMaxBulkLen;
     private OutputBufferLimit outputBufferLimit;
+    private OutputBufferLimit pubsubOutputBufferLimit;
     private byte[] requirepass;
     private ClusterTopology cluster;
     private final EncodingLimits encodingLimits = new EncodingLimits();
 
-    /** {@code client-output-buffer-limit normal <hard> <soft> <seconds>}; 0 disables each part. */
+    /** One class of {@code client-output-buffer-limit <class> <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
     }
 
     private Config() {
         for (Directive d : DIRECTIVES.values()) {
-            values.put(d.name(), d.parse(Directive.split(d.defaultText())));
+            values.put(d.name(), merged(d, d.parse(Directive.split(d.defaultText()))));
         }
         parseHotValues();
     }
@@ -208,7 +211,7 @@ public final class Config {
         if (d == null || !d.mutable()) {
             throw new IllegalArgumentException("can't set immutable config");
         }
-        values.put(d.name(), d.parse(List.of(value)));
+        values.put(d.name(), merged(d, d.parse(List.of(value))));
         parseHotValues();
         listeners.forEach(l -> l.accept(d.name()));
     }
@@ -297,8 +300,14 @@ public final class Config {
         return Long.parseLong(values.get(CLIENT_QUERY_BUFFER_LIMIT));
     }
 
+    /** The limit of the normal class. */
     public OutputBufferLimit outputBufferLimit() {
         return outputBufferLimit;
+    }
+
+    /** The limit of the pubsub class: clients subscribed to anything. */
+    public OutputBufferLimit pubsubOutputBufferLimit() {
+        return pubsubOutputBufferLimit;
     }
 
     /** The default user's password; empty when none is required. */
@@ -390,8 +399,21 @@ public final class Config {
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));
         String[] limit = values.get(CLIENT_OUTPUT_BUFFER_LIMIT).split(" ");
-        outputBufferLimit = new OutputBufferLimit(Long.parseLong(limit[1]), Long.parseLong(limit[2]), Long.parseLong(limit[3]));
+        outputBufferLimit = outputBufferLimit(limit, "normal");
+        pubsubOutputBufferLimit = outputBufferLimit(limit, "pubsub");
         requirepass = values.get(REQUIREPASS).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The limit of {@code clientClass} in client-output-buffer-limit's words (every class, in order). */
+    private static OutputBufferLimit outputBufferLimit(String[] words, String clientClass) {
+        int i = 4 * Directive.CLIENT_CLASSES.indexOf(clientClass);
+        return new OutputBufferLimit(Long.parseLong(words[i + 1]), Long.parseLong(words[i + 2]), Long.parseLong(words[i + 3]));
+    }
+
+    /** A new value of a directive as it is kept: client-output-buffer-limit changes only the classes it names. */
+    private String merged(Directive d, String parsed) {
+        return d.name().equals(CLIENT_OUTPUT_BUFFER_LIMIT)
+                ? Directive.mergeOutputBufferLimits(values.get(CLIENT_OUTPUT_BUFFER_LIMIT), parsed) : parsed;
     }
 
     private void applyLine(String line, String where) throws ConfigException {
@@ -409,7 +431,7 @@ public final class Config {
             throw new ConfigException(where + ": unknown directive '" + name + "'");
         }
         try {
-            values.put(name, d.parse(words.subList(1, words.size())));
+            values.put(d.name(), merged(d, d.parse(words.subList(1, words.size()))));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + name + ": " + e.getMessage());
         }

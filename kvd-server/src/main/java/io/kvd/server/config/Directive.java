@@ -64,22 +64,52 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         };
     }
 
+    /** The client classes of client-output-buffer-limit, in the order CONFIG GET shows them. */
+    static final List<String> CLIENT_CLASSES = List.of("normal", "slave", "pubsub");
+
     /**
-     * {@code normal <hard> <soft> <seconds>}, as one value (CONFIG SET) or as words (the file).
-     * kvd has only normal clients, so only that class is accepted.
+     * {@code <class> <hard> <soft> <seconds>} for one or more classes, as one value (CONFIG SET) or
+     * as words (the file), with Redis's error texts. Normalized to just the classes given (replica
+     * read as slave); {@link #mergeOutputBufferLimits} sets them over the current value, as Redis
+     * changes only the classes named.
      */
     static String outputBufferLimit(List<String> words) {
         String[] parts = String.join(" ", words).trim().split("\\s+");
-        if (parts.length != 4 || !parts[0].equalsIgnoreCase("normal")) {
-            throw new IllegalArgumentException("expected 'normal <hard limit> <soft limit> <soft seconds>'");
+        if (parts.length % 4 != 0) {
+            throw new IllegalArgumentException("Wrong number of arguments in buffer limit configuration.");
         }
-        long hard = memtoll(parts[1]);
-        long soft = memtoll(parts[2]);
-        long seconds = inRange(integerValue(parts[3]), 0, Integer.MAX_VALUE);
-        if (hard < 0 || soft < 0) {
-            throw new IllegalArgumentException("limits must not be negative");
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < parts.length; i += 4) {
+            String name = parts[i].toLowerCase(Locale.ROOT);
+            String clientClass = name.equals("replica") ? "slave" : name;
+            if (!CLIENT_CLASSES.contains(clientClass)) {
+                throw new IllegalArgumentException("Invalid client class specified in buffer limit configuration.");
+            }
+            long hard = memtoll(parts[i + 1]);
+            long soft = memtoll(parts[i + 2]);
+            long seconds = inRange(integerValue(parts[i + 3]), 0, Integer.MAX_VALUE);
+            if (hard < 0 || soft < 0) {
+                throw new IllegalArgumentException("Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+            }
+            out.append(out.length() == 0 ? "" : " ").append(clientClass).append(' ').append(hard).append(' ')
+                    .append(soft).append(' ').append(seconds);
         }
-        return "normal " + hard + " " + soft + " " + seconds;
+        return out.toString();
+    }
+
+    /** {@code current} (every class, or null) with the classes {@code update} names replaced; every class, in order. */
+    static String mergeOutputBufferLimits(String current, String update) {
+        String[] limits = new String[CLIENT_CLASSES.size()];
+        for (String text : new String[]{current, update}) {
+            if (text == null) {
+                continue;
+            }
+            String[] parts = text.split(" ");
+            for (int i = 0; i < parts.length; i += 4) {
+                limits[CLIENT_CLASSES.indexOf(parts[i])] = String.join(" ", parts[i], parts[i + 1], parts[i + 2], parts[i + 3]);
+            }
+        }
+        return String.join(" ", limits);
     }
 
     /** A size as Redis's memtoll reads it: 100, 1k (1000), 1kb (1024), 5m, 5mb, 1g, 1gb. */

@@ -81,6 +81,19 @@ final class CommandFixture {
         }
     }
 
+    /** What was written to {@code who} since its last command (published messages), as text; takes it. */
+    String pendingOutput(Client who) {
+        ByteBuf out = who.reply().take();
+        if (out == null) {
+            return "";
+        }
+        try {
+            return out.toString(StandardCharsets.UTF_8);
+        } finally {
+            out.release();
+        }
+    }
+
     /** The AOF records logged since the last call (the log must be enabled), as RESP text; clears them. */
     String logged() {
         ByteBuf records = server.commandLog().records();
