@@ -242,8 +242,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
      */
     void cron(long nowMs) {
         int timeout = server.config().timeout();
-        // As Redis's clientsCronHandleTimeout, a blocked client is not idle: its command's timeout rules.
-        if (timeout > 0 && !client.isBlocked() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
+        // As Redis's clientsCronHandleTimeout, neither a blocked client (its command's timeout
+        // rules) nor a subscriber (it waits for messages) is idle.
+        if (timeout > 0 && !client.isBlocked() && !client.isSubscribed() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
         } else if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), nowMs)) {
