@@ -348,7 +348,7 @@ public final class Keyspace {
         // The value (a table's handle included) moves to the new entry, so the old one lets go of nothing.
         slab.setTag(id, 0);
         delete(id, hash);
-        int moved = store(to, value);
+        int moved = storeAsNew(to, value);
         slab.setTag(moved, tag);
         setDeadline(moved, deadline);
         return true;
@@ -396,7 +396,7 @@ public final class Keyspace {
     /** Stores a value of any encoding with its deadline, replacing whatever {@code key} held. */
     private void storeTagged(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
         databases.changes++;
-        int id = store(key, bytes);
+        int id = storeAsNew(key, bytes);
         slab.setTag(id, encoding.ordinal());
         setDeadline(id, deadline);
     }
@@ -579,6 +579,9 @@ public final class Keyspace {
                 snapshot.created(id);
             }
             touched(key);
+            if (databases.creationListener != null) {
+                databases.creationListener.created(index, key);
+            }
             return id;
         }
         if (snapshot != null) {
@@ -589,6 +592,21 @@ public final class Keyspace {
         slab.setTag(id, 0);
         touched(key);
         return id;
+    }
+
+    /**
+     * RENAME, COPY and MOVE's store: Redis deletes the destination and adds it again (dbDelete,
+     * dbAdd), so the destination is announced as created even when it replaced a key.
+     */
+    private int storeAsNew(byte[] key, byte[] value) {
+        if (databases.creationListener != null) {
+            int hash = PackedEntry.hash(key);
+            int old = lookup(key, hash);
+            if (old != 0) {
+                delete(old, hash);
+            }
+        }
+        return store(key, value);
     }
 
     /** The id of the live entry for {@code key}, or 0; an expired one found is removed. */
