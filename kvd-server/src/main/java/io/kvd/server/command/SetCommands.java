@@ -172,9 +172,7 @@ final class SetCommands {
                 client.reply().bulk(member);
                 record[next[0]++] = member;
             });
-            keyspace.remove(argv[1]);
-            SetValue rebuilt = keyspace.setForWrite(argv[1]);
-            kept.forEach(rebuilt::add);
+            keyspace.rebuild(argv[1], () -> kept.forEach(keyspace.setForWrite(argv[1])::add));
             if (deadline >= 0) {
                 keyspace.setDeadline(argv[1], deadline);
             }
@@ -497,9 +495,7 @@ final class SetCommands {
      */
     private static void store(Client client, byte[] destination, List<byte[]> members, String event) {
         Keyspace keyspace = client.keyspace();
-        boolean removed = keyspace.remove(destination);
-        SetValue set = keyspace.setForWrite(destination);
-        members.forEach(set::add);
+        boolean removed = keyspace.rebuild(destination, () -> members.forEach(keyspace.setForWrite(destination)::add));
         if (!members.isEmpty()) {
             client.events().notify(SET, event, destination, client.db());
         } else if (removed) {

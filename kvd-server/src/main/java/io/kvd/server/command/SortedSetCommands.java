@@ -417,16 +417,19 @@ final class SortedSetCommands {
             members[i] = source.memberAt(rank);
             scores[i] = source.scoreAt(rank);
         }
-        boolean replaced = keyspace.remove(dst);
+        boolean replaced = keyspace.rebuild(dst, () -> {
+            if (members.length > 0) {
+                ZSetValue stored = keyspace.zsetForWrite(dst);
+                // Redis's zrangeResultBeginStore: a skip list when a rank range's length passes the limit.
+                if (byRank) {
+                    stored.expect(members.length, 0);
+                }
+                for (int i = 0; i < members.length; i++) {
+                    stored.put(members[i], scores[i]);
+                }
+            }
+        });
         if (members.length > 0) {
-            ZSetValue stored = keyspace.zsetForWrite(dst);
-            // Redis's zrangeResultBeginStore: a skip list when a rank range's length passes the limit.
-            if (byRank) {
-                stored.expect(members.length, 0);
-            }
-            for (int i = 0; i < members.length; i++) {
-                stored.put(members[i], scores[i]);
-            }
             client.events().notify(ZSET, "zrangestore", dst, client.db());
         } else if (replaced) {
             client.events().notify(GENERIC, "del", dst, client.db());
@@ -790,14 +793,17 @@ final class SortedSetCommands {
             return c != 0 ? c : Arrays.compareUnsigned(a.getKey().array(), b.getKey().array());
         });
         if (store != null) {
-            boolean replaced = keyspace.remove(store);
-            if (!sorted.isEmpty()) {
-                ZSetValue stored = keyspace.zsetForWrite(store);
-                // Redis builds the result as a skip list and makes it a listpack if small enough.
-                stored.expect(sorted.size(), sorted.stream().mapToInt(entry -> entry.getKey().array().length).max().orElse(0));
-                for (Map.Entry<ByteBuffer, Double> entry : sorted) {
-                    stored.put(entry.getKey().array(), entry.getValue());
+            boolean replaced = keyspace.rebuild(store, () -> {
+                if (!sorted.isEmpty()) {
+                    ZSetValue stored = keyspace.zsetForWrite(store);
+                    // Redis builds the result as a skip list and makes it a listpack if small enough.
+                    stored.expect(sorted.size(), sorted.stream().mapToInt(entry -> entry.getKey().array().length).max().orElse(0));
+                    for (Map.Entry<ByteBuffer, Double> entry : sorted) {
+                        stored.put(entry.getKey().array(), entry.getValue());
+                    }
                 }
+            });
+            if (!sorted.isEmpty()) {
                 client.events().notify(ZSET, operation.storeEvent, store, client.db());
             } else if (replaced) {
                 client.events().notify(GENERIC, "del", store, client.db());

@@ -41,6 +41,8 @@ public final class Keyspace {
     private DeadlineIndex deadlines;
     /** The snapshot in progress, told before each change of an entry; null when none runs. */
     private KeyspaceSnapshot snapshot;
+    /** Inside {@link #rebuild}: the key stored is not a new one. */
+    private boolean rebuilding;
     private final SplittableRandom random;
     private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
@@ -298,6 +300,22 @@ public final class Keyspace {
     public void putEdited(byte[] key, byte[] value) {
         databases.changes++;
         slab.setTag(store(key, value), Encoding.STRING_RAW.ordinal());
+    }
+
+    /**
+     * Removes {@code key} and runs {@code build}, which stores a new value under it: Redis
+     * overwrites the key there (SPOP's rebuild, the *STORE commands), so its creation is not
+     * announced as a new key. True if there was a key.
+     */
+    public boolean rebuild(byte[] key, Runnable build) {
+        boolean removed = remove(key);
+        rebuilding = removed;
+        try {
+            build.run();
+        } finally {
+            rebuilding = false;
+        }
+        return removed;
     }
 
     /** Removes a live key; true if there was one. */
@@ -579,7 +597,7 @@ public final class Keyspace {
                 snapshot.created(id);
             }
             touched(key);
-            if (databases.creationListener != null) {
+            if (databases.creationListener != null && !rebuilding) {
                 databases.creationListener.created(index, key);
             }
             return id;

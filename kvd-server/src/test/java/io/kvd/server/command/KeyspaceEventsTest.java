@@ -301,6 +301,21 @@ class KeyspaceEventsTest {
     }
 
     @Test
+    void aKeyRebuiltUnderItsNameIsNotNew() {
+        kvd.call("CONFIG", "SET", "notify-keyspace-events", "KEAn");
+        kvd.call("SADD", "ss", "1");
+        kvd.call("SUNIONSTORE", "sd", "ss");
+        kvd.call("SADD", "big", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+        kvd.call("ZADD", "zs", "1", "a");
+        kvd.call("ZRANGESTORE", "zr", "zs", "0", "-1");
+        kvd.pendingOutput(subscriber);
+        assertThat(published("SUNIONSTORE", "sd", "ss")).isEqualTo(event("sunionstore", "sd"));
+        assertThat(published("SPOP", "big", "9")).isEqualTo(event("spop", "big"));
+        assertThat(published("ZRANGESTORE", "zr", "zs", "0", "-1")).isEqualTo(event("zrangestore", "zr"));
+        assertThat(published("ZUNIONSTORE", "zr", "1", "zs")).isEqualTo(event("zunionstore", "zr"));
+    }
+
+    @Test
     void aKeyMissAfterALazyExpiryFollowsTheExpiredEvent() {
         kvd.call("CONFIG", "SET", "notify-keyspace-events", "KEAm");
         kvd.call("SET", "ex4", "v", "PX", "1");
