@@ -53,7 +53,7 @@ public final class KeyspaceEvents {
     }
 
     private void publish(byte[] event, byte[] key, int db) {
-        byte[] dbAndColon = ("" + db + "__:").getBytes(StandardCharsets.US_ASCII);
+        byte[] dbAndColon = (db + "__:").getBytes(StandardCharsets.US_ASCII);
         if (keyspaceChannel) {
             pubSub.publish(concat(KEYSPACE_PREFIX, dbAndColon, key), event);
         }
