@@ -15,7 +15,16 @@ import time
 
 
 def connect(port):
-    s = socket.create_connection(("127.0.0.1", port))
+    # A server that has just answered PING may still refuse a burst of connects for a moment.
+    deadline = time.time() + 10
+    while True:
+        try:
+            s = socket.create_connection(("127.0.0.1", port))
+            break
+        except ConnectionRefusedError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return s
 

@@ -77,6 +77,7 @@ final class BlockingCommands {
             return;
         }
         byte[] element = list.pop(head);
+        ListCommands.popped(client, key, list, head);
         client.reply().arrayHeader(2);
         client.reply().bulk(key);
         client.reply().bulk(element);

@@ -110,6 +110,11 @@ public final class Client {
         return db;
     }
 
+    /** Where the client's commands announce their changes (keyspace notifications). */
+    KeyspaceEvents events() {
+        return server.keyspaceEvents();
+    }
+
     /** SELECT: {@code index} must be a database's. */
     public void select(int index) {
         this.db = index;

@@ -2,15 +2,18 @@ package io.kvd.server.command;
 
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
+import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.store.WrongTypeException;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import static io.kvd.server.command.Command.Flag.*;
 
@@ -354,6 +357,9 @@ public final class CommandTable {
         CommandLog log = client.server().commandLog();
         boolean write = command.has(WRITE);
         long changesBefore = client.keyspace().changes();
+        if (client.events().isEnabled(KeyspaceEventTypes.KEY_MISS)) {
+            announceMisses(client, command, argv);
+        }
         try {
             command.handler().execute(client, argv);
         } catch (CommandError | WrongTypeException e) {
@@ -372,6 +378,42 @@ public final class CommandTable {
     /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */
     static Subcommands subcommands(Command command) {
         return CONTAINERS.get(command.name());
+    }
+
+    /**
+     * Redis's lookupKeyRead announces a key it did not find (keymiss); kvd's keyspace does not know
+     * a read from a write, so the keys a command reads that way are looked up here, before it runs:
+     * every key of a read-only command, and the sources of the writes that read them so.
+     */
+    private static void announceMisses(Client client, Command command, byte[][] argv) {
+        int[] positions;
+        switch (command.name()) {
+            case "getex", "copy" -> positions = new int[] {1};
+            case "zrangestore" -> positions = new int[] {2};
+            case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
+            case "zunionstore", "zinterstore", "zdiffstore" -> {
+                int[] keys = command.movableKeys().positions(argv);
+                positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 1, keys.length);
+            }
+            default -> {
+                if (!command.has(READONLY)) {
+                    return;
+                }
+                positions = command.movableKeys() != null ? command.movableKeys().positions(argv)
+                        : command.firstKey() > 0 ? range(command.firstKey(),
+                        command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey(), command.step())
+                        : new int[0];
+            }
+        }
+        for (int position : positions) {
+            if (position < argv.length && !client.keyspace().exists(argv[position])) {
+                client.events().notify(KeyspaceEventTypes.KEY_MISS, "keymiss", argv[position], client.db());
+            }
+        }
+    }
+
+    private static int[] range(int first, int last, int step) {
+        return IntStream.iterate(first, i -> i <= last, i -> i + step).toArray();
     }
 
     /**

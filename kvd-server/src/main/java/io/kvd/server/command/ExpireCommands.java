@@ -2,6 +2,8 @@ package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
 
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+
 /** Commands that set, read or drop a key's time to live (Redis's expire.c). */
 final class ExpireCommands {
     private ExpireCommands() {
@@ -53,6 +55,7 @@ final class ExpireCommands {
         boolean hadDeadline = keyspace.deadline(argv[1]) >= 0;
         if (hadDeadline) {
             keyspace.setDeadline(argv[1], Keyspace.PERSISTENT);
+            client.events().notify(GENERIC, "persist", argv[1], client.db());
         }
         client.reply().integer(hadDeadline ? 1 : 0);
     }
@@ -76,9 +79,11 @@ final class ExpireCommands {
         }
         if (deadline <= keyspace.now()) {
             keyspace.remove(argv[1]);
+            client.events().notify(GENERIC, "del", argv[1], client.db());
             client.logAs(LogRecords.del(argv[1]));
         } else {
             keyspace.setDeadline(argv[1], deadline);
+            client.events().notify(GENERIC, "expire", argv[1], client.db());
             client.logAs(LogRecords.pexpireat(argv[1], deadline));
         }
         client.reply().integer(1);

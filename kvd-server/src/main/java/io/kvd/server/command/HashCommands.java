@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+import static io.kvd.server.config.KeyspaceEventTypes.HASH;
 /**
  * Hash commands (Redis 7.0's t_hash.c). A hash emptied by HDEL is deleted by {@link HashValue}
  * itself; HGETALL, HKEYS and HVALS list the fields in its {@link HashValue#forEach} order.
@@ -41,7 +44,9 @@ final class HashCommands {
         if (argv.length % 2 == 1) {
             throw new CommandError(Errors.wrongArity(command));
         }
-        return client.keyspace().hashForWrite(argv[1]).putAll(argv, 2);
+        int added = client.keyspace().hashForWrite(argv[1]).putAll(argv, 2);
+        client.events().notify(HASH, "hset", argv[1], client.db());
+        return added;
     }
 
     /** HSETNX key field value */
@@ -52,6 +57,7 @@ final class HashCommands {
             return;
         }
         hash.put(argv[2], argv[3]);
+        client.events().notify(HASH, "hset", argv[1], client.db());
         client.reply().integer(1);
     }
 
@@ -116,6 +122,12 @@ final class HashCommands {
                 }
             }
         }
+        if (deleted > 0) {
+            client.events().notify(HASH, "hdel", argv[1], client.db());
+            if (hash.size() == 0) {
+                client.events().notify(GENERIC, "del", argv[1], client.db());
+            }
+        }
         client.reply().integer(deleted);
     }
 
@@ -150,6 +162,7 @@ final class HashCommands {
             throw new CommandError(Errors.OVERFLOW);
         }
         hash.put(argv[2], Long.toString(sum).getBytes(StandardCharsets.US_ASCII));
+        client.events().notify(HASH, "hincrby", argv[1], client.db());
         client.reply().integer(sum);
     }
 
@@ -176,6 +189,7 @@ final class HashCommands {
         }
         byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         hash.put(argv[2], text);
+        client.events().notify(HASH, "hincrbyfloat", argv[1], client.db());
         // Logged as HSET of the result, as Redis propagates it: replay must not depend on long double rounding.
         client.logAs(LogRecords.hset(argv[1], argv[2], text));
         client.reply().bulk(text);

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+
 /** Commands on keys of any type (Redis's db.c). */
 final class KeyCommands {
 
@@ -18,6 +20,7 @@ final class KeyCommands {
         int removed = 0;
         for (int i = 1; i < argv.length; i++) {
             if (client.keyspace().remove(argv[i])) {
+                client.events().notify(GENERIC, "del", argv[i], client.db());
                 removed++;
             }
         }
@@ -47,14 +50,14 @@ final class KeyCommands {
 
     /** RENAME key newkey */
     static void rename(Client client, byte[][] argv) {
-        if (renamed(client.keyspace(), argv[1], argv[2], false)) {
+        if (renamed(client, argv[1], argv[2], false)) {
             client.reply().ok();
         }
     }
 
     /** RENAMENX key newkey */
     static void renamenx(Client client, byte[][] argv) {
-        client.reply().integer(renamed(client.keyspace(), argv[1], argv[2], true) ? 1 : 0);
+        client.reply().integer(renamed(client, argv[1], argv[2], true) ? 1 : 0);
     }
 
     /** KEYS pattern */
@@ -102,6 +105,10 @@ final class KeyCommands {
         }
         // As Redis: a key already in the target is left alone, whatever its type.
         boolean moved = source.exists(argv[1]) && !target.exists(argv[1]) && source.move(argv[1], target);
+        if (moved) {
+            client.events().notify(GENERIC, "move_from", argv[1], source.index());
+            client.events().notify(GENERIC, "move_to", argv[1], target.index());
+        }
         client.reply().integer(moved ? 1 : 0);
     }
 
@@ -130,6 +137,7 @@ final class KeyCommands {
             return;
         }
         source.copy(argv[1], target, argv[2]);
+        client.events().notify(GENERIC, "copy_to", argv[2], target.index());
         client.reply().integer(1);
     }
 
@@ -152,7 +160,8 @@ final class KeyCommands {
      * Redis's renameGenericCommand: a missing source is an error even when both names are the
      * same; renaming a key to itself changes nothing (and RENAMENX says 0). The TTL moves along.
      */
-    private static boolean renamed(Keyspace keyspace, byte[] from, byte[] to, boolean onlyIfNew) {
+    private static boolean renamed(Client client, byte[] from, byte[] to, boolean onlyIfNew) {
+        Keyspace keyspace = client.keyspace();
         if (!keyspace.exists(from)) {
             throw new CommandError(Errors.NO_SUCH_KEY);
         }
@@ -162,7 +171,10 @@ final class KeyCommands {
         if (onlyIfNew && keyspace.exists(to)) {
             return false;
         }
-        return keyspace.rename(from, to);
+        keyspace.rename(from, to);
+        client.events().notify(GENERIC, "rename_from", from, client.db());
+        client.events().notify(GENERIC, "rename_to", to, client.db());
+        return true;
     }
 
     private static void replyKeys(Reply reply, List<byte[]> keys) {

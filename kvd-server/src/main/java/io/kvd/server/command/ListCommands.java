@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+import static io.kvd.server.config.KeyspaceEventTypes.LIST;
+
 /**
  * List commands (Redis 7.0's t_list.c), blocking ones aside. A key with an empty list does not
  * exist: {@link ListValue} deletes the key with its last element. Arguments are checked in
@@ -28,24 +31,30 @@ final class ListCommands {
 
     /** LPUSH key element [element ...] */
     static void lpush(Client client, byte[][] argv) {
-        client.reply().integer(client.keyspace().listForWrite(argv[1]).pushAll(argv, 2, true));
+        client.reply().integer(pushAll(client, client.keyspace().listForWrite(argv[1]), argv, true));
     }
 
     /** RPUSH key element [element ...] */
     static void rpush(Client client, byte[][] argv) {
-        client.reply().integer(client.keyspace().listForWrite(argv[1]).pushAll(argv, 2, false));
+        client.reply().integer(pushAll(client, client.keyspace().listForWrite(argv[1]), argv, false));
     }
 
     /** LPUSHX key element [element ...]: only onto a list that exists. */
     static void lpushx(Client client, byte[][] argv) {
         ListValue list = client.keyspace().list(argv[1]);
-        client.reply().integer(list == null ? 0 : list.pushAll(argv, 2, true));
+        client.reply().integer(list == null ? 0 : pushAll(client, list, argv, true));
     }
 
     /** RPUSHX key element [element ...] */
     static void rpushx(Client client, byte[][] argv) {
         ListValue list = client.keyspace().list(argv[1]);
-        client.reply().integer(list == null ? 0 : list.pushAll(argv, 2, false));
+        client.reply().integer(list == null ? 0 : pushAll(client, list, argv, false));
+    }
+
+    private static long pushAll(Client client, ListValue list, byte[][] argv, boolean head) {
+        long length = list.pushAll(argv, 2, head);
+        client.events().notify(LIST, head ? "lpush" : "rpush", argv[1], client.db());
+        return length;
     }
 
     /** LPOP key [count] */
@@ -86,10 +95,22 @@ final class ListCommands {
         }
         if (count < 0) {
             reply.bulk(list.pop(head));
+            popped(client, argv[1], list, head);
             return;
         }
         reply.arrayHeader((int) Math.min(count, list.size()));
         list.pop(head, count, reply::bulk);
+        if (count > 0) {
+            popped(client, argv[1], list, head);
+        }
+    }
+
+    /** The events of a pop from {@code list}: lpop or rpop, then del if it took the last element. */
+    static void popped(Client client, byte[] key, ListValue list, boolean head) {
+        client.events().notify(LIST, head ? "lpop" : "rpop", key, client.db());
+        if (list.size() == 0) {
+            client.events().notify(GENERIC, "del", key, client.db());
+        }
     }
 
     /** LLEN key */
@@ -117,6 +138,7 @@ final class ListCommands {
         if (!list.set(Args.parseLong(argv[2]), argv[3])) {
             throw new CommandError(INDEX_OUT_OF_RANGE);
         }
+        client.events().notify(LIST, "lset", argv[1], client.db());
         client.reply().ok();
     }
 
@@ -131,7 +153,11 @@ final class ListCommands {
             throw new CommandError(Errors.SYNTAX);
         }
         ListValue list = client.keyspace().list(argv[1]);
-        client.reply().integer(list == null ? 0 : list.insert(argv[3], argv[4], after));
+        long length = list == null ? 0 : list.insert(argv[3], argv[4], after);
+        if (length > 0) {
+            client.events().notify(LIST, "linsert", argv[1], client.db());
+        }
+        client.reply().integer(length);
     }
 
     /** LRANGE key start stop: the indexes first, then the key. */
@@ -170,6 +196,11 @@ final class ListCommands {
             } else {
                 list.trim(range[0], range[1]);
             }
+            // As Redis: announced even when nothing was trimmed.
+            client.events().notify(LIST, "ltrim", argv[1], client.db());
+            if (list.size() == 0) {
+                client.events().notify(GENERIC, "del", argv[1], client.db());
+            }
         }
         client.reply().ok();
     }
@@ -191,7 +222,14 @@ final class ListCommands {
     static void lrem(Client client, byte[][] argv) {
         long count = Args.parseLong(argv[2]);
         ListValue list = client.keyspace().list(argv[1]);
-        client.reply().integer(list == null ? 0 : list.remove(count, argv[3]));
+        long removed = list == null ? 0 : list.remove(count, argv[3]);
+        if (removed > 0) {
+            client.events().notify(LIST, "lrem", argv[1], client.db());
+            if (list.size() == 0) {
+                client.events().notify(GENERIC, "del", argv[1], client.db());
+            }
+        }
+        client.reply().integer(removed);
     }
 
     /**
@@ -312,16 +350,22 @@ final class ListCommands {
         if (Arrays.equals(from, to)) {
             if (source.size() == 1) {
                 client.reply().bulk(source.get(0));
-                return;
+            } else {
+                byte[] element = source.pop(fromHead);
+                source.push(element, toHead);
+                client.reply().bulk(element);
             }
-            byte[] element = source.pop(fromHead);
-            source.push(element, toHead);
-            client.reply().bulk(element);
+            // As Redis's lmoveGenericCommand: the push, then the pop, a one-element rotation too.
+            client.events().notify(LIST, toHead ? "lpush" : "rpush", to, client.db());
+            client.events().notify(LIST, fromHead ? "lpop" : "rpop", from, client.db());
             return;
         }
         ListValue destination = keyspace.list(to);
         byte[] element = source.pop(fromHead);
         (destination != null ? destination : keyspace.listForWrite(to)).push(element, toHead);
+        // As Redis: the push is announced before the pop that fed it.
+        client.events().notify(LIST, toHead ? "lpush" : "rpush", to, client.db());
+        popped(client, from, source, fromHead);
         client.reply().bulk(element);
     }
 
@@ -351,6 +395,7 @@ final class ListCommands {
         reply.bulk(key);
         reply.arrayHeader((int) popped);
         list.pop(head, popped, reply::bulk);
+        popped(client, key, list, head);
         client.logAs(head ? LPOP : RPOP, key, Long.toString(popped).getBytes(StandardCharsets.US_ASCII));
     }
 

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.store.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
@@ -20,6 +21,7 @@ public final class ServerState {
     private final CommandLog commandLog = new CommandLog();
     private final KeyWatchers keyWatchers;
     private final PubSub pubSub = new PubSub();
+    private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
@@ -62,7 +64,18 @@ public final class ServerState {
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
         this.expiryCycle = new ActiveExpiryCycle(databases);
-        databases.onExpired(commandLog::expired);
+        this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
+        keyspaceEvents.configure(config.notifyKeyspaceEvents());
+        config.onChange(name -> {
+            if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
+                keyspaceEvents.configure(config.notifyKeyspaceEvents());
+            }
+        });
+        // Lazy and active expiry alike: logged as a DEL, announced as Redis's deleteExpiredKeyAndPropagate does.
+        databases.onExpired((db, key) -> {
+            commandLog.expired(db, key);
+            keyspaceEvents.notify(KeyspaceEventTypes.EXPIRED, "expired", key, db);
+        });
         this.keyWatchers = new KeyWatchers(databases);
         keyWatchers.blocked().logTo(commandLog);
         this.config = config;
@@ -111,6 +124,11 @@ public final class ServerState {
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */
     public PubSub pubSub() {
         return pubSub;
+    }
+
+    /** Keyspace notifications; commands call {@link KeyspaceEvents#notify} where they change a key. */
+    public KeyspaceEvents keyspaceEvents() {
+        return keyspaceEvents;
     }
 
     public AofRewriteStatus aofRewrite() {

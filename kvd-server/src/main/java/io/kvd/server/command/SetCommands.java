@@ -12,6 +12,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+import static io.kvd.server.config.KeyspaceEventTypes.SET;
 /**
  * Set commands (Redis 7.0's t_set.c). A key with an empty set does not exist: {@link SetValue}
  * deletes the key with its last member. Members are compared as bytes; a byte[] is wrapped in a
@@ -37,7 +40,11 @@ final class SetCommands {
 
     /** SADD key member [member ...] */
     static void sadd(Client client, byte[][] argv) {
-        client.reply().integer(client.keyspace().setForWrite(argv[1]).addAll(argv, 2));
+        int added = client.keyspace().setForWrite(argv[1]).addAll(argv, 2);
+        if (added > 0) {
+            client.events().notify(SET, "sadd", argv[1], client.db());
+        }
+        client.reply().integer(added);
     }
 
     /** SREM key member [member ...] */
@@ -48,6 +55,10 @@ final class SetCommands {
             if (set.remove(argv[i])) {
                 removed++;
             }
+        }
+        if (removed > 0) {
+            client.events().notify(SET, "srem", argv[1], client.db());
+            deletedIfEmpty(client, argv[1], set);
         }
         client.reply().integer(removed);
     }
@@ -100,6 +111,8 @@ final class SetCommands {
         }
         byte[] member = set.randomMember();
         set.remove(member);
+        client.events().notify(SET, "spop", argv[1], client.db());
+        deletedIfEmpty(client, argv[1], set);
         client.logAs(SREM, argv[1], member);
         client.reply().bulk(member);
     }
@@ -123,6 +136,8 @@ final class SetCommands {
         if (count >= size) {
             List<byte[]> members = members(set);
             keyspace.remove(argv[1]);
+            client.events().notify(SET, "spop", argv[1], client.db());
+            client.events().notify(GENERIC, "del", argv[1], client.db());
             client.logAs(LogRecords.del(argv[1]));
             replyAsBuiltSet(client, members);
             return;
@@ -157,13 +172,12 @@ final class SetCommands {
                 client.reply().bulk(member);
                 record[next[0]++] = member;
             });
-            keyspace.remove(argv[1]);
-            SetValue rebuilt = keyspace.setForWrite(argv[1]);
-            kept.forEach(rebuilt::add);
+            keyspace.rebuild(argv[1], () -> kept.forEach(keyspace.setForWrite(argv[1])::add));
             if (deadline >= 0) {
                 keyspace.setDeadline(argv[1], deadline);
             }
         }
+        client.events().notify(SET, "spop", argv[1], client.db());
         client.logAs(record);
     }
 
@@ -263,7 +277,10 @@ final class SetCommands {
             client.reply().integer(0);
             return;
         }
+        client.events().notify(SET, "srem", argv[1], client.db());
+        deletedIfEmpty(client, argv[1], source);
         keyspace.setForWrite(argv[2]).add(argv[3]);
+        client.events().notify(SET, "sadd", argv[2], client.db());
         client.reply().integer(1);
     }
 
@@ -274,7 +291,7 @@ final class SetCommands {
 
     /** SINTERSTORE destination key [key ...]: logged as itself. */
     static void sinterstore(Client client, byte[][] argv) {
-        store(client, argv[1], intersection(sets(client.keyspace(), argv, 2, argv.length), 0));
+        store(client, argv[1], intersection(sets(client.keyspace(), argv, 2, argv.length), 0), "sinterstore");
     }
 
     /** SINTERCARD numkeys key [key ...] [LIMIT limit] */
@@ -324,7 +341,7 @@ final class SetCommands {
 
     /** SUNIONSTORE destination key [key ...]: logged as itself. */
     static void sunionstore(Client client, byte[][] argv) {
-        store(client, argv[1], union(sets(client.keyspace(), argv, 2, argv.length)));
+        store(client, argv[1], union(sets(client.keyspace(), argv, 2, argv.length)), "sunionstore");
     }
 
     /** SDIFF key [key ...] */
@@ -334,7 +351,7 @@ final class SetCommands {
 
     /** SDIFFSTORE destination key [key ...]: logged as itself. */
     static void sdiffstore(Client client, byte[][] argv) {
-        store(client, argv[1], difference(sets(client.keyspace(), argv, 2, argv.length)));
+        store(client, argv[1], difference(sets(client.keyspace(), argv, 2, argv.length)), "sdiffstore");
     }
 
     /**
@@ -476,11 +493,21 @@ final class SetCommands {
      * The *STORE forms: the destination, whatever it held, is replaced by a new set of the members
      * (no TTL), or deleted when there are none; the reply is the count.
      */
-    private static void store(Client client, byte[] destination, List<byte[]> members) {
+    private static void store(Client client, byte[] destination, List<byte[]> members, String event) {
         Keyspace keyspace = client.keyspace();
-        keyspace.remove(destination);
-        SetValue set = keyspace.setForWrite(destination);
-        members.forEach(set::add);
+        boolean removed = keyspace.rebuild(destination, () -> members.forEach(keyspace.setForWrite(destination)::add));
+        if (!members.isEmpty()) {
+            client.events().notify(SET, event, destination, client.db());
+        } else if (removed) {
+            client.events().notify(GENERIC, "del", destination, client.db());
+        }
         client.reply().integer(members.size());
+    }
+
+    /** The del event of a set whose last member went. */
+    private static void deletedIfEmpty(Client client, byte[] key, SetValue set) {
+        if (set.size() == 0) {
+            client.events().notify(GENERIC, "del", key, client.db());
+        }
     }
 }

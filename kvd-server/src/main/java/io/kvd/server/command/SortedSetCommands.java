@@ -13,6 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+import static io.kvd.server.config.KeyspaceEventTypes.ZSET;
 /**
  * Sorted set commands (Redis 7.0's t_zset.c). A key with an empty sorted set does not exist:
  * {@link ZSetValue} deletes the key with its last member. Every range (by rank, score or lex) is
@@ -135,6 +138,9 @@ final class SortedSetCommands {
                 return true;
             });
         }
+        if (counts[0] + counts[1] > 0) {
+            client.events().notify(ZSET, incr ? "zincr" : "zadd", argv[1], client.db());
+        }
         if (incr) {
             if (counts[2] > 0) {
                 client.reply().bulk(Scores.format(last[0]));
@@ -195,6 +201,9 @@ final class SortedSetCommands {
             if (zset.remove(argv[i])) {
                 removed++;
             }
+        }
+        if (removed > 0) {
+            removed(client, argv[1], zset, "zrem");
         }
         client.reply().integer(removed);
     }
@@ -406,16 +415,22 @@ final class SortedSetCommands {
             members[i] = source.memberAt(rank);
             scores[i] = source.scoreAt(rank);
         }
-        keyspace.remove(dst);
+        boolean replaced = keyspace.rebuild(dst, () -> {
+            if (members.length > 0) {
+                ZSetValue stored = keyspace.zsetForWrite(dst);
+                // Redis's zrangeResultBeginStore: a skip list when a rank range's length passes the limit.
+                if (byRank) {
+                    stored.expect(members.length, 0);
+                }
+                for (int i = 0; i < members.length; i++) {
+                    stored.put(members[i], scores[i]);
+                }
+            }
+        });
         if (members.length > 0) {
-            ZSetValue stored = keyspace.zsetForWrite(dst);
-            // Redis's zrangeResultBeginStore: a skip list when a rank range's length passes the limit.
-            if (byRank) {
-                stored.expect(members.length, 0);
-            }
-            for (int i = 0; i < members.length; i++) {
-                stored.put(members[i], scores[i]);
-            }
+            client.events().notify(ZSET, "zrangestore", dst, client.db());
+        } else if (replaced) {
+            client.events().notify(GENERIC, "del", dst, client.db());
         }
         client.reply().integer(members.length);
     }
@@ -443,7 +458,8 @@ final class SortedSetCommands {
         long start = Args.parseLong(argv[2]);
         long end = Args.parseLong(argv[3]);
         ZSetValue zset = client.keyspace().zset(argv[1]);
-        removeRange(client, zset, zset == null ? null : rankRange(zset.size(), start, end, false));
+        removeRange(client, argv[1], zset, zset == null ? null : rankRange(zset.size(), start, end, false),
+                "zremrangebyrank");
     }
 
     /** ZREMRANGEBYSCORE key min max */
@@ -451,7 +467,7 @@ final class SortedSetCommands {
         Bound low = scoreBound(argv[2]);
         Bound high = scoreBound(argv[3]);
         ZSetValue zset = client.keyspace().zset(argv[1]);
-        removeRange(client, zset, zset == null ? null : scoreRanks(zset, low, high));
+        removeRange(client, argv[1], zset, zset == null ? null : scoreRanks(zset, low, high), "zremrangebyscore");
     }
 
     /** ZREMRANGEBYLEX key min max */
@@ -459,16 +475,27 @@ final class SortedSetCommands {
         Bound low = lexBound(argv[2]);
         Bound high = lexBound(argv[3]);
         ZSetValue zset = client.keyspace().zset(argv[1]);
-        removeRange(client, zset, zset == null ? null : lexRanks(zset, low, high));
+        removeRange(client, argv[1], zset, zset == null ? null : lexRanks(zset, low, high), "zremrangebylex");
     }
 
-    private static void removeRange(Client client, ZSetValue zset, int[] ranks) {
+    private static void removeRange(Client client, byte[] key, ZSetValue zset, int[] ranks, String event) {
         if (zset == null) {
             client.reply().integer(0);
             return;
         }
         zset.removeRange(ranks[0], ranks[1]);
+        if (ranks[1] > ranks[0]) {
+            removed(client, key, zset, event);
+        }
         client.reply().integer(ranks[1] - ranks[0]);
+    }
+
+    /** The events of members removed from {@code zset}: {@code event}, then del if the last one went. */
+    private static void removed(Client client, byte[] key, ZSetValue zset, String event) {
+        client.events().notify(ZSET, event, key, client.db());
+        if (zset.size() == 0) {
+            client.events().notify(GENERIC, "del", key, client.db());
+        }
     }
 
     /** ZPOPMIN key [count] */
@@ -508,6 +535,7 @@ final class SortedSetCommands {
             client.reply().bulk(Scores.format(zset.scoreAt(rank)));
         }
         zset.removeRange(start, start + popped);
+        removed(client, argv[1], zset, max ? "zpopmax" : "zpopmin");
     }
 
     /**
@@ -668,7 +696,15 @@ final class SortedSetCommands {
         return positions;
     }
 
-    private enum Operation { UNION, INTER, DIFF }
+    private enum Operation {
+        UNION("zunionstore"), INTER("zinterstore"), DIFF("zdiffstore");
+
+        final String storeEvent;
+
+        Operation(String storeEvent) {
+            this.storeEvent = storeEvent;
+        }
+    }
 
     private enum Aggregate { SUM, MIN, MAX }
 
@@ -755,14 +791,20 @@ final class SortedSetCommands {
             return c != 0 ? c : Arrays.compareUnsigned(a.getKey().array(), b.getKey().array());
         });
         if (store != null) {
-            keyspace.remove(store);
-            if (!sorted.isEmpty()) {
-                ZSetValue stored = keyspace.zsetForWrite(store);
-                // Redis builds the result as a skip list and makes it a listpack if small enough.
-                stored.expect(sorted.size(), sorted.stream().mapToInt(entry -> entry.getKey().array().length).max().orElse(0));
-                for (Map.Entry<ByteBuffer, Double> entry : sorted) {
-                    stored.put(entry.getKey().array(), entry.getValue());
+            boolean replaced = keyspace.rebuild(store, () -> {
+                if (!sorted.isEmpty()) {
+                    ZSetValue stored = keyspace.zsetForWrite(store);
+                    // Redis builds the result as a skip list and makes it a listpack if small enough.
+                    stored.expect(sorted.size(), sorted.stream().mapToInt(entry -> entry.getKey().array().length).max().orElse(0));
+                    for (Map.Entry<ByteBuffer, Double> entry : sorted) {
+                        stored.put(entry.getKey().array(), entry.getValue());
+                    }
                 }
+            });
+            if (!sorted.isEmpty()) {
+                client.events().notify(ZSET, operation.storeEvent, store, client.db());
+            } else if (replaced) {
+                client.events().notify(GENERIC, "del", store, client.db());
             }
             client.reply().integer(sorted.size());
             return;
@@ -893,6 +935,7 @@ final class SortedSetCommands {
         }
         int start = max ? size - popped : 0;
         zset.removeRange(start, start + popped);
+        removed(client, key, zset, max ? "zpopmax" : "zpopmin");
         client.logAs(max ? ZPOPMAX : ZPOPMIN, key, Args.bytes(Integer.toString(popped)));
     }
 
@@ -904,6 +947,7 @@ final class SortedSetCommands {
         client.reply().bulk(zset.memberAt(rank));
         client.reply().bulk(Scores.format(zset.scoreAt(rank)));
         zset.removeRange(rank, rank + 1);
+        removed(client, key, zset, max ? "zpopmax" : "zpopmin");
         client.logAs(max ? ZPOPMAX : ZPOPMIN, key);
     }
 

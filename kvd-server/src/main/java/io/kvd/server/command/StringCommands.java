@@ -6,6 +6,9 @@ import io.kvd.server.store.Keyspace;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
+import static io.kvd.server.config.KeyspaceEventTypes.STRING;
+
 /**
  * String commands (Redis's t_string.c). Values are byte arrays that other code may still hold
  * (a reply, the AOF buffer), so a command never changes a stored array in place: it stores a new one.
@@ -44,6 +47,10 @@ final class StringCommands {
         } else {
             keyspace.put(argv[1], argv[2], deadline);
         }
+        client.events().notify(STRING, "set", argv[1], client.db());
+        if (options.expiry.timed) {
+            client.events().notify(GENERIC, "expire", argv[1], client.db());
+        }
         if (argv.length > 3) {
             // Logged as its effect: no NX, XX or GET, and an absolute deadline.
             client.logAs(options.expiry == Expiry.KEEPTTL ? LogRecords.setKeepingTtl(argv[1], argv[2])
@@ -62,6 +69,7 @@ final class StringCommands {
             return;
         }
         keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+        client.events().notify(STRING, "set", argv[1], client.db());
         client.logAs(LogRecords.set(argv[1], argv[2], Keyspace.PERSISTENT));
         client.reply().integer(1);
     }
@@ -80,6 +88,8 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         long deadline = StringOptions.deadline(expiry, argv[2], keyspace.now(), command);
         keyspace.put(argv[1], argv[3], deadline);
+        client.events().notify(STRING, "set", argv[1], client.db());
+        client.events().notify(GENERIC, "expire", argv[1], client.db());
         client.logAs(LogRecords.set(argv[1], argv[3], deadline));
         client.reply().ok();
     }
@@ -89,6 +99,7 @@ final class StringCommands {
         Keyspace keyspace = client.keyspace();
         client.reply().bulk(keyspace.get(argv[1]));
         keyspace.put(argv[1], argv[2], Keyspace.PERSISTENT);
+        client.events().notify(STRING, "set", argv[1], client.db());
         client.logAs(LogRecords.set(argv[1], argv[2], Keyspace.PERSISTENT));
     }
 
@@ -98,6 +109,7 @@ final class StringCommands {
         byte[] value = keyspace.get(argv[1]);
         if (value != null) {
             keyspace.remove(argv[1]);
+            client.events().notify(GENERIC, "del", argv[1], client.db());
             client.logAs(LogRecords.del(argv[1]));
         }
         client.reply().bulk(value);
@@ -118,12 +130,15 @@ final class StringCommands {
         if (options.expiry.timed && !options.expiry.relative && deadline <= keyspace.now()) {
             // Unlike SET, GETEX deletes a key whose EXAT/PXAT time has passed.
             keyspace.remove(argv[1]);
+            client.events().notify(GENERIC, "del", argv[1], client.db());
             client.logAs(LogRecords.del(argv[1]));
         } else if (options.expiry.timed) {
             keyspace.setDeadline(argv[1], deadline);
+            client.events().notify(GENERIC, "expire", argv[1], client.db());
             client.logAs(LogRecords.pexpireat(argv[1], deadline));
         } else if (options.expiry == Expiry.PERSIST && keyspace.deadline(argv[1]) >= 0) {
             keyspace.setDeadline(argv[1], Keyspace.PERSISTENT);
+            client.events().notify(GENERIC, "persist", argv[1], client.db());
             client.logAs(LogRecords.persist(argv[1]));
         }
     }
@@ -141,7 +156,7 @@ final class StringCommands {
     /** MSET key value [key value ...] */
     static void mset(Client client, byte[][] argv) {
         checkPairs(argv, "mset");
-        putPairs(client.keyspace(), argv);
+        putPairs(client, argv);
         client.reply().ok();
     }
 
@@ -155,7 +170,7 @@ final class StringCommands {
                 return;
             }
         }
-        putPairs(keyspace, argv);
+        putPairs(client, argv);
         client.logAs(LogRecords.mset(argv));
         client.reply().integer(1);
     }
@@ -167,9 +182,11 @@ final class StringCommands {
         }
     }
 
-    private static void putPairs(Keyspace keyspace, byte[][] argv) {
+    private static void putPairs(Client client, byte[][] argv) {
+        Keyspace keyspace = client.keyspace();
         for (int i = 1; i < argv.length; i += 2) {
             keyspace.put(argv[i], argv[i + 1], Keyspace.PERSISTENT);
+            client.events().notify(STRING, "set", argv[i], client.db());
         }
     }
 
@@ -181,6 +198,7 @@ final class StringCommands {
         if (old == null) {
             // Redis's appendCommand stores the argument as SET would (int or embstr), not raw.
             keyspace.put(argv[1], value, Keyspace.PERSISTENT);
+            client.events().notify(STRING, "append", argv[1], client.db());
             client.reply().integer(value.length);
             return;
         }
@@ -189,6 +207,7 @@ final class StringCommands {
         byte[] joined = Arrays.copyOf(old, old.length + value.length);
         System.arraycopy(value, 0, joined, old.length, value.length);
         keyspace.putEdited(argv[1], joined);
+        client.events().notify(STRING, "append", argv[1], client.db());
         client.reply().integer(joined.length);
     }
 
@@ -243,6 +262,7 @@ final class StringCommands {
         byte[] value = Arrays.copyOf(base, Math.max(end, base.length));
         System.arraycopy(patch, 0, value, (int) offset, patch.length);
         keyspace.putEdited(argv[1], value);
+        client.events().notify(STRING, "setrange", argv[1], client.db());
         client.reply().integer(value.length);
     }
 
@@ -287,6 +307,7 @@ final class StringCommands {
             throw new CommandError(Errors.OVERFLOW);
         }
         keyspace.putKeepingDeadline(key, Long.toString(sum).getBytes(StandardCharsets.US_ASCII));
+        client.events().notify(STRING, "incrby", key, client.db());
         client.reply().integer(sum);
     }
 
@@ -305,6 +326,7 @@ final class StringCommands {
         }
         byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
         keyspace.putKeepingDeadline(argv[1], text);
+        client.events().notify(STRING, "incrbyfloat", argv[1], client.db());
         // The result, not the increment: replay must not depend on long double rounding.
         client.logAs(LogRecords.setKeepingTtl(argv[1], text));
         client.reply().bulk(text);

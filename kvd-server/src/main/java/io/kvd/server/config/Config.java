@@ -65,6 +65,7 @@ public final class Config {
     public static final String TLS_CA_CERT_FILE = "tls-ca-cert-file";
     public static final String TLS_AUTH_CLIENTS = "tls-auth-clients";
     public static final String TLS_PROTOCOLS = "tls-protocols";
+    public static final String NOTIFY_KEYSPACE_EVENTS = "notify-keyspace-events";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -124,6 +125,8 @@ public final class Config {
         define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single));
         define(new Directive(TLS_AUTH_CLIENTS, "yes", false, Directive.oneOf("yes", "no", "optional")));
         define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
+        define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
+                words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -135,6 +138,7 @@ public final class Config {
     private OutputBufferLimit outputBufferLimit;
     private OutputBufferLimit pubsubOutputBufferLimit;
     private byte[] requirepass;
+    private int notifyKeyspaceEvents;
     private ClusterTopology cluster;
     private final EncodingLimits encodingLimits = new EncodingLimits();
 
@@ -216,6 +220,7 @@ public final class Config {
             throw new IllegalArgumentException("can't set immutable config");
         }
         values.put(d.name(), merged(d, d.parse(List.of(value))));
+        keepEventFlags(d, List.of(value));
         parseHotValues();
         listeners.forEach(l -> l.accept(d.name()));
     }
@@ -362,6 +367,11 @@ public final class Config {
         return values.get(TLS_PROTOCOLS);
     }
 
+    /** The {@link KeyspaceEventTypes} flags notifications are published for (0: none). */
+    public int notifyKeyspaceEvents() {
+        return notifyKeyspaceEvents;
+    }
+
     public String loglevel() {
         return values.get(LOGLEVEL);
     }
@@ -441,8 +451,19 @@ public final class Config {
         }
         try {
             values.put(d.name(), merged(d, d.parse(words.subList(1, words.size()))));
+            keepEventFlags(d, words.subList(1, words.size()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + name + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * notify-keyspace-events' flags come from the words given, not from the form CONFIG GET prints,
+     * which (as Redis's) drops n beside A.
+     */
+    private void keepEventFlags(Directive d, List<String> words) {
+        if (d.name().equals(NOTIFY_KEYSPACE_EVENTS)) {
+            notifyKeyspaceEvents = KeyspaceEventTypes.parse(Directive.single(words));
         }
     }
 

@@ -13,6 +13,11 @@ public final class Databases {
         void expired(int db, byte[] key);
     }
 
+    /** Told of each key created (Redis's dbAdd), with its database, while someone listens. */
+    public interface CreationListener {
+        void created(int db, byte[] key);
+    }
+
     /**
      * Told of each key a change touches while someone WATCHes keys (Redis's signalModifiedKey and
      * touchAllWatchedKeysInDb); the keyspaces only test for null when nobody does.
@@ -34,6 +39,8 @@ public final class Databases {
     long changes;
     long expiredKeys;
     ExpiryListener expiryListener = (db, key) -> { };
+    /** Null while nobody listens (keyspace notifications of new keys off). */
+    CreationListener creationListener;
     /** Null while no key is watched. */
     KeyWatcher keyWatcher;
 
@@ -88,6 +95,11 @@ public final class Databases {
 
     public void onExpired(ExpiryListener listener) {
         this.expiryListener = listener;
+    }
+
+    /** Tells {@code listener} of every key created from now on; null stops it. */
+    public void onCreated(CreationListener listener) {
+        this.creationListener = listener;
     }
 
     /** Tells {@code watcher} of every key changed from now on; null stops it (nobody watches). */

@@ -41,6 +41,8 @@ public final class Keyspace {
     private DeadlineIndex deadlines;
     /** The snapshot in progress, told before each change of an entry; null when none runs. */
     private KeyspaceSnapshot snapshot;
+    /** Inside {@link #rebuild}: the key stored is not a new one. */
+    private boolean rebuilding;
     private final SplittableRandom random;
     private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
@@ -300,6 +302,22 @@ public final class Keyspace {
         slab.setTag(store(key, value), Encoding.STRING_RAW.ordinal());
     }
 
+    /**
+     * Removes {@code key} and runs {@code build}, which stores a new value under it: Redis
+     * overwrites the key there (SPOP's rebuild, the *STORE commands), so its creation is not
+     * announced as a new key. True if there was a key.
+     */
+    public boolean rebuild(byte[] key, Runnable build) {
+        boolean removed = remove(key);
+        rebuilding = removed;
+        try {
+            build.run();
+        } finally {
+            rebuilding = false;
+        }
+        return removed;
+    }
+
     /** Removes a live key; true if there was one. */
     public boolean remove(byte[] key) {
         int hash = PackedEntry.hash(key);
@@ -348,7 +366,7 @@ public final class Keyspace {
         // The value (a table's handle included) moves to the new entry, so the old one lets go of nothing.
         slab.setTag(id, 0);
         delete(id, hash);
-        int moved = store(to, value);
+        int moved = storeAsNew(to, value);
         slab.setTag(moved, tag);
         setDeadline(moved, deadline);
         return true;
@@ -396,7 +414,7 @@ public final class Keyspace {
     /** Stores a value of any encoding with its deadline, replacing whatever {@code key} held. */
     private void storeTagged(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
         databases.changes++;
-        int id = store(key, bytes);
+        int id = storeAsNew(key, bytes);
         slab.setTag(id, encoding.ordinal());
         setDeadline(id, deadline);
     }
@@ -579,6 +597,9 @@ public final class Keyspace {
                 snapshot.created(id);
             }
             touched(key);
+            if (databases.creationListener != null && !rebuilding) {
+                databases.creationListener.created(index, key);
+            }
             return id;
         }
         if (snapshot != null) {
@@ -589,6 +610,21 @@ public final class Keyspace {
         slab.setTag(id, 0);
         touched(key);
         return id;
+    }
+
+    /**
+     * RENAME, COPY and MOVE's store: Redis deletes the destination and adds it again (dbDelete,
+     * dbAdd), so the destination is announced as created even when it replaced a key.
+     */
+    private int storeAsNew(byte[] key, byte[] value) {
+        if (databases.creationListener != null) {
+            int hash = PackedEntry.hash(key);
+            int old = lookup(key, hash);
+            if (old != 0) {
+                delete(old, hash);
+            }
+        }
+        return store(key, value);
     }
 
     /** The id of the live entry for {@code key}, or 0; an expired one found is removed. */

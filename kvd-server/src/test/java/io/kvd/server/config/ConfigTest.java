@@ -52,6 +52,20 @@ class ConfigTest {
     }
 
     @Test
+    void keyspaceEventsKeepTheirFlagsWhileCanonicalFormDropsNBesideA(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "notify-keyspace-events \"\"\n");
+        assertThat(Config.load(file, List.of()).notifyKeyspaceEvents()).isZero();
+        Config config = Config.load(file, List.of("--notify-keyspace-events", "KEnA"));
+        assertThat(config.get(Config.NOTIFY_KEYSPACE_EVENTS)).isEqualTo("AKE");
+        assertThat(config.notifyKeyspaceEvents()).isEqualTo(KeyspaceEventTypes.ALL | KeyspaceEventTypes.NEW
+                | KeyspaceEventTypes.KEYSPACE | KeyspaceEventTypes.KEYEVENT);
+        Files.writeString(file, "notify-keyspace-events KEA!\n");
+        assertThatThrownBy(() -> Config.load(file, List.of())).hasMessage(file + ":1: notify-keyspace-events: "
+                + "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+    }
+
+    @Test
     void sizesUseRedisUnits() throws Exception {
         Config config = Config.load(null, List.of("--client-output-soft-limit", "64kb", "--proto-max-bulk-len", "2mb"));
         assertThat(config.clientOutputSoftLimit()).isEqualTo(64 * 1024);
