@@ -88,6 +88,10 @@ public final class CommandTable {
             command("decrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::decrby),
             command("incrbyfloat", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrbyfloat),
 
+            // bitmaps
+            command("setbit", 4, flags(WRITE, DENYOOM), 1, 1, 1, BitmapCommands::setbit),
+            command("getbit", 3, flags(READONLY, FAST), 1, 1, 1, BitmapCommands::getbit),
+
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),
             command("hsetnx", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hsetnx),

@@ -1,0 +1,97 @@
+package io.kvd.server.command;
+
+import io.kvd.server.config.Config;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static io.kvd.server.command.CommandFixture.START_MS;
+import static io.kvd.server.command.CommandFixture.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bitmap commands as Redis 7.0 answers them; each expected reply was checked against redis-server. */
+class BitmapCommandsTest {
+    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+    private static final String BAD_OFFSET = "-ERR bit offset is not an integer or out of range\r\n";
+    private static final String BAD_BIT = "-ERR bit is not an integer or out of range\r\n";
+
+    private final CommandFixture kvd = new CommandFixture();
+
+    private static String bulk(String value) {
+        return "$" + value.getBytes(StandardCharsets.ISO_8859_1).length + "\r\n" + value + "\r\n";
+    }
+
+    private static String integer(long value) {
+        return ":" + value + "\r\n";
+    }
+
+    private String raw(String key) {
+        return new String(kvd.callRaw("GET", key), StandardCharsets.ISO_8859_1);
+    }
+
+    // SETBIT, GETBIT
+
+    @Test
+    void setbitCreatesTheStringWithZeroBytesAndReturnsTheOldBit() {
+        assertThat(kvd.call("SETBIT", "k", "17", "1")).isEqualTo(integer(0));
+        assertThat(raw("k")).isEqualTo(bulk("\0\0@"));
+        assertThat(kvd.call("SETBIT", "k", "17", "0")).isEqualTo(integer(1));
+        assertThat(raw("k")).isEqualTo(bulk("\0\0\0"));
+    }
+
+    @Test
+    void setbitGrowsAnExistingStringAndKeepsItsTtl() {
+        kvd.call("SET", "k", "a", "EX", "100");
+        assertThat(kvd.call("SETBIT", "k", "15", "1")).isEqualTo(integer(0));
+        assertThat(kvd.call("GET", "k")).isEqualTo(bulk("a\u0001"));
+        assertThat(kvd.keyspace.deadline("k".getBytes(StandardCharsets.UTF_8))).isEqualTo(START_MS + 100_000);
+        assertThat(kvd.call("OBJECT", "ENCODING", "k")).isEqualTo(bulk("raw"));
+    }
+
+    @Test
+    void setbitRefusesOffsetsPastProtoMaxBulkLen() {
+        assertThat(kvd.call("SETBIT", "k", "4294967296", "0")).isEqualTo(BAD_OFFSET);
+        kvd.config.set(Config.PROTO_MAX_BULK_LEN, "1mb");
+        assertThat(kvd.call("SETBIT", "k", "8388607", "1")).isEqualTo(integer(0));
+        assertThat(kvd.call("STRLEN", "k")).isEqualTo(integer(1048576));
+        assertThat(kvd.call("SETBIT", "k", "8388608", "1")).isEqualTo(BAD_OFFSET);
+    }
+
+    @Test
+    void setbitRefusesBadOffsetsBeforeBadBits() {
+        assertThat(kvd.call("SETBIT", "k", "-1", "0")).isEqualTo(BAD_OFFSET);
+        assertThat(kvd.call("SETBIT", "k", "x", "2")).isEqualTo(BAD_OFFSET);
+        assertThat(kvd.call("SETBIT", "k", "1", "2")).isEqualTo(BAD_BIT);
+        assertThat(kvd.call("SETBIT", "k", "1", "-1")).isEqualTo(BAD_BIT);
+        assertThat(kvd.call("SETBIT", "k", "1", "one")).isEqualTo(BAD_BIT);
+        assertThat(kvd.call("EXISTS", "k")).isEqualTo(integer(0));
+    }
+
+    @Test
+    void setbitOnAnotherTypeIsWrongtype() {
+        kvd.call("RPUSH", "l", "a");
+        assertThat(kvd.call("SETBIT", "l", "1", "1")).isEqualTo(WRONGTYPE);
+        assertThat(kvd.call("GETBIT", "l", "1")).isEqualTo(WRONGTYPE);
+    }
+
+    @Test
+    void setbitIsLoggedOnlyWhenItChangesTheString() {
+        kvd.server.commandLog().setEnabled(true);
+        kvd.call("SETBIT", "k", "3", "1");
+        kvd.call("SETBIT", "k", "3", "1");
+        kvd.call("SETBIT", "k", "5", "0");
+        kvd.call("SETBIT", "k", "9", "0");
+        assertThat(kvd.logged()).isEqualTo(record("SELECT", "0") + record("SETBIT", "k", "3", "1")
+                + record("SETBIT", "k", "9", "0"));
+    }
+
+    @Test
+    void getbitReadsZeroPastTheEndAndOfMissingKeys() {
+        kvd.call("SET", "k", "`");
+        assertThat(kvd.call("GETBIT", "k", "1")).isEqualTo(integer(1));
+        assertThat(kvd.call("GETBIT", "k", "3")).isEqualTo(integer(0));
+        assertThat(kvd.call("GETBIT", "k", "100")).isEqualTo(integer(0));
+        assertThat(kvd.call("GETBIT", "missing", "0")).isEqualTo(integer(0));
+        assertThat(kvd.call("GETBIT", "k", "4294967296")).isEqualTo(BAD_OFFSET);
+    }
+}
