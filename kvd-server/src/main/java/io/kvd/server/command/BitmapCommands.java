@@ -2,6 +2,9 @@ package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
@@ -13,6 +16,8 @@ import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 final class BitmapCommands {
     private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
     private static final String BAD_BIT = "ERR bit is not an integer or out of range";
+    /** Eight bytes of a string as one long, its first byte the most significant, as bit positions run. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private BitmapCommands() {
     }
@@ -47,6 +52,83 @@ final class BitmapCommands {
         int index = (int) (offset >>> 3);
         boolean set = value != null && index < value.length && (value[index] & (0x80 >>> (int) (offset & 7))) != 0;
         client.reply().integer(set ? 1 : 0);
+    }
+
+    /** BITCOUNT key [start end [BYTE|BIT]] */
+    static void bitcount(Client client, byte[][] argv) {
+        byte[] value = client.keyspace().get(argv[1]);
+        // As Redis 7.0: a missing key answers 0 before its arguments are read.
+        if (value == null) {
+            client.reply().integer(0);
+            return;
+        }
+        if (argv.length == 2) {
+            client.reply().integer(count(value, 0, value.length * 8L - 1));
+            return;
+        }
+        if (argv.length != 4 && argv.length != 5) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        long start = Args.parseLong(argv[2]);
+        long end = Args.parseLong(argv[3]);
+        // Both negative and reversed is empty, before the unit is read.
+        if (start < 0 && end < 0 && start > end) {
+            client.reply().integer(0);
+            return;
+        }
+        BitRange range = BitRange.of(value.length, start, end, argv.length == 5 && isBitUnit(argv[4]));
+        client.reply().integer(range.isEmpty() ? 0 : count(value, range.from, range.to));
+    }
+
+    /** The set bits of {@code value} from bit {@code from} to bit {@code to}, both included. */
+    private static long count(byte[] value, long from, long to) {
+        if (from > to) {
+            return 0;
+        }
+        int first = (int) (from >>> 3);
+        int last = (int) (to >>> 3);
+        int head = 0xFF >>> (int) (from & 7);
+        int tail = (0xFF << (int) (7 - (to & 7))) & 0xFF;
+        if (first == last) {
+            return Integer.bitCount(value[first] & head & tail);
+        }
+        long count = Integer.bitCount(value[first] & head) + Integer.bitCount(value[last] & tail);
+        int i = first + 1;
+        for (; i + 8 <= last; i += 8) {
+            count += Long.bitCount((long) WORDS.get(value, i));
+        }
+        for (; i < last; i++) {
+            count += Integer.bitCount(value[i] & 0xFF);
+        }
+        return count;
+    }
+
+    /** BYTE (the default) or BIT, else a syntax error. */
+    private static boolean isBitUnit(byte[] arg) {
+        if (Args.is(arg, "bit")) {
+            return true;
+        }
+        if (Args.is(arg, "byte")) {
+            return false;
+        }
+        throw new CommandError(Errors.SYNTAX);
+    }
+
+    /**
+     * Redis's range of BITCOUNT and BITPOS as bit positions, both included: negative indexes
+     * count from the end, then both are clamped into the string; empty when {@code from > to}.
+     */
+    private record BitRange(long from, long to) {
+        static BitRange of(long length, long start, long end, boolean bits) {
+            long total = bits ? length * 8 : length;
+            start = Math.max(start < 0 ? total + start : start, 0);
+            end = Math.min(Math.max(end < 0 ? total + end : end, 0), total - 1);
+            return bits ? new BitRange(start, end) : new BitRange(start * 8, end * 8 + 7);
+        }
+
+        boolean isEmpty() {
+            return from > to;
+        }
     }
 
     /** Redis's getBitOffsetFromArgument: a bit offset within a string of at most proto-max-bulk-len bytes. */

@@ -94,4 +94,54 @@ class BitmapCommandsTest {
         assertThat(kvd.call("GETBIT", "missing", "0")).isEqualTo(integer(0));
         assertThat(kvd.call("GETBIT", "k", "4294967296")).isEqualTo(BAD_OFFSET);
     }
+
+    // BITCOUNT
+
+    @Test
+    void bitcountCountsTheWholeString() {
+        kvd.call("SET", "k", "foobar");
+        assertThat(kvd.call("BITCOUNT", "k")).isEqualTo(integer(26));
+    }
+
+    @Test
+    void bitcountCountsAByteRangeWithNegativeIndexesFromTheEnd() {
+        kvd.call("SET", "k", "foobar");
+        assertThat(kvd.call("BITCOUNT", "k", "1", "1")).isEqualTo(integer(6));
+        assertThat(kvd.call("BITCOUNT", "k", "-3", "-1", "BYTE")).isEqualTo(integer(10));
+        assertThat(kvd.call("BITCOUNT", "k", "-100", "-50")).isEqualTo(integer(4));
+        assertThat(kvd.call("BITCOUNT", "k", "0", "100")).isEqualTo(integer(26));
+        assertThat(kvd.call("BITCOUNT", "k", "2", "1")).isEqualTo(integer(0));
+    }
+
+    @Test
+    void bitcountCountsABitRange() {
+        kvd.call("SET", "k", "foobar");
+        assertThat(kvd.call("BITCOUNT", "k", "5", "30", "BIT")).isEqualTo(integer(17));
+        assertThat(kvd.call("BITCOUNT", "k", "-13", "-2", "bit")).isEqualTo(integer(5));
+        assertThat(kvd.call("BITCOUNT", "k", "9", "40", "BIT")).isEqualTo(integer(18));
+        assertThat(kvd.call("BITCOUNT", "k", "1", "1", "BIT")).isEqualTo(integer(1));
+    }
+
+    @Test
+    void bitcountCountsWordsAndTheBytesAroundThem() {
+        kvd.call("SET", "k", "\u007f".repeat(21));
+        assertThat(kvd.call("BITCOUNT", "k")).isEqualTo(integer(147));
+        assertThat(kvd.call("BITCOUNT", "k", "3", "165", "BIT")).isEqualTo(integer(143));
+    }
+
+    @Test
+    void bitcountOfAMissingKeyIsZeroWhateverTheArguments() {
+        assertThat(kvd.call("BITCOUNT", "missing")).isEqualTo(integer(0));
+        assertThat(kvd.call("BITCOUNT", "missing", "a", "b", "c")).isEqualTo(integer(0));
+    }
+
+    @Test
+    void bitcountSyntaxErrors() {
+        kvd.call("SET", "k", "foobar");
+        assertThat(kvd.call("BITCOUNT", "k", "1")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITCOUNT", "k", "1", "2", "BIT", "x")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITCOUNT", "k", "-2", "-1", "FOO")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITCOUNT", "k", "-1", "-2", "FOO")).isEqualTo(integer(0));
+        assertThat(kvd.call("BITCOUNT", "k", "x", "1")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+    }
 }
