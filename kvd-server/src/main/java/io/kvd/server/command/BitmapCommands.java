@@ -103,6 +103,69 @@ final class BitmapCommands {
         return count;
     }
 
+    /** BITPOS key bit [start [end [BYTE|BIT]]] */
+    static void bitpos(Client client, byte[][] argv) {
+        long bit = Args.parseLong(argv[2]);
+        if (bit != 0 && bit != 1) {
+            throw new CommandError("ERR The bit argument must be 1 or 0.");
+        }
+        byte[] value = client.keyspace().get(argv[1]);
+        // A missing key is an endless run of clear bits.
+        if (value == null) {
+            client.reply().integer(bit == 1 ? -1 : 0);
+            return;
+        }
+        if (argv.length > 6) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        long start = argv.length > 3 ? Args.parseLong(argv[3]) : 0;
+        boolean bits = argv.length == 6 && isBitUnit(argv[5]);
+        boolean endGiven = argv.length > 4;
+        // Without an end the range runs to the string's last byte or bit, as an end of -1 does.
+        BitRange range = BitRange.of(value.length, start, endGiven ? Args.parseLong(argv[4]) : -1, bits);
+        if (range.isEmpty()) {
+            client.reply().integer(-1);
+            return;
+        }
+        long position = position(value, range.from, range.to, (int) bit);
+        // As Redis: looking for a clear bit without an end, the string is padded with clear bits.
+        if (position == -1 && bit == 0 && !endGiven) {
+            position = range.to + 1;
+        }
+        client.reply().integer(position);
+    }
+
+    /** The first bit equal to {@code bit} from bit {@code from} to bit {@code to} (both included), or -1. */
+    private static long position(byte[] value, long from, long to, int bit) {
+        int first = (int) (from >>> 3);
+        int last = (int) (to >>> 3);
+        // Looking for a clear bit is looking for a set bit in the complement.
+        long flip = bit == 1 ? 0 : -1L;
+        int i = first;
+        while (i <= last) {
+            if (i > first && i + 8 <= last) {
+                long word = (long) WORDS.get(value, i) ^ flip;
+                if (word != 0) {
+                    return i * 8L + Long.numberOfLeadingZeros(word);
+                }
+                i += 8;
+                continue;
+            }
+            int b = (value[i] ^ (int) flip) & 0xFF;
+            if (i == first) {
+                b &= 0xFF >>> (int) (from & 7);
+            }
+            if (i == last) {
+                b &= 0xFF << (int) (7 - (to & 7));
+            }
+            if (b != 0) {
+                return i * 8L + Integer.numberOfLeadingZeros(b) - 24;
+            }
+            i++;
+        }
+        return -1;
+    }
+
     /** BYTE (the default) or BIT, else a syntax error. */
     private static boolean isBitUnit(byte[] arg) {
         if (Args.is(arg, "bit")) {

@@ -92,6 +92,7 @@ public final class CommandTable {
             command("setbit", 4, flags(WRITE, DENYOOM), 1, 1, 1, BitmapCommands::setbit),
             command("getbit", 3, flags(READONLY, FAST), 1, 1, 1, BitmapCommands::getbit),
             command("bitcount", -2, flags(READONLY), 1, 1, 1, BitmapCommands::bitcount),
+            command("bitpos", -3, flags(READONLY), 1, 1, 1, BitmapCommands::bitpos),
 
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.store.Keyspace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ class BitmapCommandsTest {
         kvd.call("SET", "k", "a", "EX", "100");
         assertThat(kvd.call("SETBIT", "k", "15", "1")).isEqualTo(integer(0));
         assertThat(kvd.call("GET", "k")).isEqualTo(bulk("a\u0001"));
-        assertThat(kvd.keyspace.deadline("k".getBytes(StandardCharsets.UTF_8))).isEqualTo(START_MS + 100_000);
+        assertThat(kvd.keyspace.deadline(bytes("k"))).isEqualTo(START_MS + 100_000);
         assertThat(kvd.call("OBJECT", "ENCODING", "k")).isEqualTo(bulk("raw"));
     }
 
@@ -143,5 +144,73 @@ class BitmapCommandsTest {
         assertThat(kvd.call("BITCOUNT", "k", "-2", "-1", "FOO")).isEqualTo("-ERR syntax error\r\n");
         assertThat(kvd.call("BITCOUNT", "k", "-1", "-2", "FOO")).isEqualTo(integer(0));
         assertThat(kvd.call("BITCOUNT", "k", "x", "1")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+    }
+
+    // BITPOS
+
+    @Test
+    void bitposFindsTheFirstSetOrClearBit() {
+        kvd.call("SETBIT", "k", "12", "1");
+        assertThat(kvd.call("BITPOS", "k", "1")).isEqualTo(integer(12));
+        assertThat(kvd.call("BITPOS", "k", "0")).isEqualTo(integer(0));
+        assertThat(kvd.call("BITPOS", "k", "1", "2")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitposOfAClearBitWithoutAnEndLooksPastTheString() {
+        put("k", 0xff, 0xff);
+        assertThat(kvd.call("BITPOS", "k", "0")).isEqualTo(integer(16));
+        assertThat(kvd.call("BITPOS", "k", "0", "1")).isEqualTo(integer(16));
+        assertThat(kvd.call("BITPOS", "k", "0", "0", "-1")).isEqualTo(integer(-1));
+        assertThat(kvd.call("BITPOS", "k", "0", "3", "-1", "BIT")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitposSearchesABitRange() {
+        put("k", 0xff, 0xf0, 0x00);
+        assertThat(kvd.call("BITPOS", "k", "0", "2", "-1", "BIT")).isEqualTo(integer(12));
+        assertThat(kvd.call("BITPOS", "k", "1", "4", "20", "BIT")).isEqualTo(integer(4));
+        assertThat(kvd.call("BITPOS", "k", "0", "4", "11", "BIT")).isEqualTo(integer(-1));
+        assertThat(kvd.call("BITPOS", "k", "1", "12", "-1", "BIT")).isEqualTo(integer(-1));
+        assertThat(kvd.call("BITPOS", "k", "0", "100", "200", "BIT")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitposSkipsWholeWords() {
+        byte[] value = new byte[40];
+        value[37] = 0x04;
+        kvd.keyspace.put(bytes("k"), value, Keyspace.PERSISTENT);
+        assertThat(kvd.call("BITPOS", "k", "1")).isEqualTo(integer(301));
+        assertThat(kvd.call("BITPOS", "k", "1", "3", "37")).isEqualTo(integer(301));
+        assertThat(kvd.call("BITPOS", "k", "1", "3", "300", "BIT")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitposOfAMissingKeyIsAnEndlessRunOfClearBits() {
+        assertThat(kvd.call("BITPOS", "missing", "0", "x")).isEqualTo(integer(0));
+        assertThat(kvd.call("BITPOS", "missing", "1", "x", "y", "z", "w")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitposErrors() {
+        put("k", 0xff);
+        assertThat(kvd.call("BITPOS", "k", "2")).isEqualTo("-ERR The bit argument must be 1 or 0.\r\n");
+        assertThat(kvd.call("BITPOS", "missing", "2")).isEqualTo("-ERR The bit argument must be 1 or 0.\r\n");
+        assertThat(kvd.call("BITPOS", "k", "x")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+        assertThat(kvd.call("BITPOS", "k", "0", "1", "x", "FOO")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITPOS", "k", "0", "1", "2", "BYTE", "x")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITPOS", "k", "0", "x")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+    }
+
+    private void put(String key, int... bytes) {
+        byte[] value = new byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            value[i] = (byte) bytes[i];
+        }
+        kvd.keyspace.put(bytes(key), value, Keyspace.PERSISTENT);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
