@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
+import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
@@ -14,6 +15,7 @@ import static io.kvd.server.config.KeyspaceEventTypes.STRING;
  * first byte. As in {@link StringCommands}, a stored array is never changed in place.
  */
 final class BitmapCommands {
+    private static final byte[] EMPTY = {};
     private static final String BAD_OFFSET = "ERR bit offset is not an integer or out of range";
     private static final String BAD_BIT = "ERR bit is not an integer or out of range";
     /** Eight bytes of a string as one long, its first byte the most significant, as bit positions run. */
@@ -164,6 +166,61 @@ final class BitmapCommands {
             i++;
         }
         return -1;
+    }
+
+    /** BITOP AND|OR|XOR|NOT destkey key [key ...] */
+    static void bitop(Client client, byte[][] argv) {
+        byte[] operation = argv[1];
+        boolean not = Args.is(operation, "not");
+        if (!not && !Args.is(operation, "and") && !Args.is(operation, "or") && !Args.is(operation, "xor")) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        if (not && argv.length != 4) {
+            throw new CommandError("ERR BITOP NOT must be called with a single source key.");
+        }
+        Keyspace keyspace = client.keyspace();
+        byte[][] sources = new byte[argv.length - 3][];
+        int length = 0;
+        for (int i = 0; i < sources.length; i++) {
+            byte[] value = keyspace.get(argv[i + 3]);
+            sources[i] = value == null ? EMPTY : value;
+            length = Math.max(length, sources[i].length);
+        }
+        byte[] destination = argv[2];
+        if (length > 0) {
+            byte[] result = not ? not(sources[0]) : combine(sources, length, Args.toLower(operation[0]));
+            // As Redis's setKey: the destination is replaced whatever it held, without its TTL.
+            keyspace.rebuild(destination, () -> keyspace.putEdited(destination, result));
+            client.events().notify(STRING, "set", destination, client.db());
+        } else if (keyspace.remove(destination)) {
+            client.events().notify(GENERIC, "del", destination, client.db());
+        }
+        client.reply().integer(length);
+    }
+
+    private static byte[] not(byte[] source) {
+        byte[] result = new byte[source.length];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = (byte) ~source[i];
+        }
+        return result;
+    }
+
+    /** AND ('a'), OR ('o') or XOR ('x') of the sources, a shorter one padded with zero bytes. */
+    private static byte[] combine(byte[][] sources, int length, int operation) {
+        byte[] result = Arrays.copyOf(sources[0], length);
+        for (int s = 1; s < sources.length; s++) {
+            byte[] source = sources[s];
+            for (int i = 0; i < length; i++) {
+                byte b = i < source.length ? source[i] : 0;
+                result[i] = (byte) switch (operation) {
+                    case 'a' -> result[i] & b;
+                    case 'o' -> result[i] | b;
+                    default -> result[i] ^ b;
+                };
+            }
+        }
+        return result;
     }
 
     /** BYTE (the default) or BIT, else a syntax error. */

@@ -202,6 +202,67 @@ class BitmapCommandsTest {
         assertThat(kvd.call("BITPOS", "k", "0", "x")).isEqualTo("-ERR value is not an integer or out of range\r\n");
     }
 
+    // BITOP
+
+    @Test
+    void bitopCombinesSourcesPaddedWithZeroBytesAndReturnsTheLongestLength() {
+        kvd.call("SET", "a", "abc");
+        kvd.call("SET", "b", "A");
+        assertThat(kvd.call("BITOP", "OR", "d", "a", "b")).isEqualTo(integer(3));
+        assertThat(kvd.call("GET", "d")).isEqualTo(bulk("abc"));
+        assertThat(kvd.call("BITOP", "and", "d", "a", "b", "missing")).isEqualTo(integer(3));
+        assertThat(raw("d")).isEqualTo(bulk("\0\0\0"));
+        assertThat(kvd.call("BITOP", "XOR", "d", "a", "b")).isEqualTo(integer(3));
+        assertThat(kvd.call("GET", "d")).isEqualTo(bulk(" bc"));
+        assertThat(kvd.call("OBJECT", "ENCODING", "d")).isEqualTo(bulk("raw"));
+    }
+
+    @Test
+    void bitopNotTakesOneSource() {
+        kvd.call("SET", "a", "\u007f?");
+        assertThat(kvd.call("BITOP", "NOT", "d", "a")).isEqualTo(integer(2));
+        assertThat(new String(kvd.callRaw("GET", "d"), StandardCharsets.ISO_8859_1)).isEqualTo("$2\r\n\u0080\u00c0\r\n");
+        assertThat(kvd.call("BITOP", "NOT", "d", "a", "a"))
+                .isEqualTo("-ERR BITOP NOT must be called with a single source key.\r\n");
+    }
+
+    @Test
+    void bitopReplacesTheDestinationWithoutItsTtl() {
+        kvd.call("SET", "a", "x");
+        kvd.call("RPUSH", "d", "item");
+        kvd.call("BITOP", "OR", "d", "a");
+        assertThat(kvd.call("GET", "d")).isEqualTo(bulk("x"));
+        kvd.call("EXPIRE", "d", "100");
+        kvd.call("BITOP", "OR", "d", "a");
+        assertThat(kvd.call("TTL", "d")).isEqualTo(integer(-1));
+    }
+
+    @Test
+    void bitopWithAnEmptyResultDeletesTheDestination() {
+        kvd.call("SET", "d", "x");
+        kvd.call("SET", "empty", "");
+        assertThat(kvd.call("BITOP", "AND", "d", "missing", "empty")).isEqualTo(integer(0));
+        assertThat(kvd.call("EXISTS", "d")).isEqualTo(integer(0));
+    }
+
+    @Test
+    void bitopErrors() {
+        kvd.call("RPUSH", "l", "a");
+        assertThat(kvd.call("BITOP", "NAND", "d", "a")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("BITOP", "OR", "d", "a", "l")).isEqualTo(WRONGTYPE);
+        assertThat(kvd.call("BITOP", "OR", "d")).isEqualTo("-ERR wrong number of arguments for 'bitop' command\r\n");
+    }
+
+    @Test
+    void bitopIsLoggedAsSentWhenItChangedTheDestination() {
+        kvd.server.commandLog().setEnabled(true);
+        kvd.call("SET", "a", "x");
+        kvd.call("BITOP", "OR", "d", "a");
+        kvd.call("BITOP", "OR", "e", "missing");
+        assertThat(kvd.logged()).isEqualTo(record("SELECT", "0") + record("SET", "a", "x")
+                + record("BITOP", "OR", "d", "a"));
+    }
+
     private void put(String key, int... bytes) {
         byte[] value = new byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
