@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.function.LongBinaryOperator;
 
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
@@ -170,11 +171,8 @@ final class BitmapCommands {
 
     /** BITOP AND|OR|XOR|NOT destkey key [key ...] */
     static void bitop(Client client, byte[][] argv) {
-        byte[] operation = argv[1];
-        boolean not = Args.is(operation, "not");
-        if (!not && !Args.is(operation, "and") && !Args.is(operation, "or") && !Args.is(operation, "xor")) {
-            throw new CommandError(Errors.SYNTAX);
-        }
+        boolean not = Args.is(argv[1], "not");
+        LongBinaryOperator operation = not ? null : operation(argv[1]);
         if (not && argv.length != 4) {
             throw new CommandError("ERR BITOP NOT must be called with a single source key.");
         }
@@ -188,7 +186,7 @@ final class BitmapCommands {
         }
         byte[] destination = argv[2];
         if (length > 0) {
-            byte[] result = not ? not(sources[0]) : combine(sources, length, Args.toLower(operation[0]));
+            byte[] result = not ? not(sources[0]) : combine(sources, length, operation);
             // As Redis's setKey: the destination is replaced whatever it held, without its TTL.
             keyspace.rebuild(destination, () -> keyspace.putEdited(destination, result));
             client.events().notify(STRING, "set", destination, client.db());
@@ -196,6 +194,20 @@ final class BitmapCommands {
             client.events().notify(GENERIC, "del", destination, client.db());
         }
         client.reply().integer(length);
+    }
+
+    /** AND, OR or XOR, else a syntax error. */
+    private static LongBinaryOperator operation(byte[] name) {
+        if (Args.is(name, "and")) {
+            return (a, b) -> a & b;
+        }
+        if (Args.is(name, "or")) {
+            return (a, b) -> a | b;
+        }
+        if (Args.is(name, "xor")) {
+            return (a, b) -> a ^ b;
+        }
+        throw new CommandError(Errors.SYNTAX);
     }
 
     private static byte[] not(byte[] source) {
@@ -206,18 +218,17 @@ final class BitmapCommands {
         return result;
     }
 
-    /** AND ('a'), OR ('o') or XOR ('x') of the sources, a shorter one padded with zero bytes. */
-    private static byte[] combine(byte[][] sources, int length, int operation) {
+    /** The sources combined eight bytes at a time, each padded with zero bytes to {@code length}. */
+    private static byte[] combine(byte[][] sources, int length, LongBinaryOperator operation) {
         byte[] result = Arrays.copyOf(sources[0], length);
         for (int s = 1; s < sources.length; s++) {
-            byte[] source = sources[s];
-            for (int i = 0; i < length; i++) {
-                byte b = i < source.length ? source[i] : 0;
-                result[i] = (byte) switch (operation) {
-                    case 'a' -> result[i] & b;
-                    case 'o' -> result[i] | b;
-                    default -> result[i] ^ b;
-                };
+            byte[] source = sources[s].length == length ? sources[s] : Arrays.copyOf(sources[s], length);
+            int i = 0;
+            for (; i + 8 <= length; i += 8) {
+                WORDS.set(result, i, operation.applyAsLong((long) WORDS.get(result, i), (long) WORDS.get(source, i)));
+            }
+            for (; i < length; i++) {
+                result[i] = (byte) operation.applyAsLong(result[i], source[i]);
             }
         }
         return result;
