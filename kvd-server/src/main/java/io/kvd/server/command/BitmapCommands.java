@@ -40,6 +40,7 @@ final class BitmapCommands {
         int oldBit = grows || (old[index] & mask) == 0 ? 0 : 1;
         // As Redis: a string neither created, grown nor changed is not a write, and is not logged.
         if (grows || oldBit != bit) {
+            // The keyspace hands out a copy, so the old value may be edited here.
             byte[] value = old == null ? new byte[index + 1] : grows ? Arrays.copyOf(old, index + 1) : old;
             value[index] = (byte) (bit == 1 ? value[index] | mask : value[index] & ~mask);
             keyspace.putEdited(argv[1], value);

@@ -218,6 +218,16 @@ class BitmapCommandsTest {
     }
 
     @Test
+    void bitopCombinesWordsAndTheBytesAfterThem() {
+        kvd.call("SET", "a", "a".repeat(20));
+        kvd.call("SET", "b", "!".repeat(12));
+        assertThat(kvd.call("BITOP", "XOR", "d", "a", "b")).isEqualTo(integer(20));
+        assertThat(kvd.call("GET", "d")).isEqualTo(bulk("@".repeat(12) + "a".repeat(8)));
+        assertThat(kvd.call("BITOP", "AND", "d", "a", "b")).isEqualTo(integer(20));
+        assertThat(kvd.call("GET", "d")).isEqualTo(bulk("!".repeat(12) + "\0".repeat(8)));
+    }
+
+    @Test
     void bitopNotTakesOneSource() {
         kvd.call("SET", "a", "\u007f?");
         assertThat(kvd.call("BITOP", "NOT", "d", "a")).isEqualTo(integer(2));
