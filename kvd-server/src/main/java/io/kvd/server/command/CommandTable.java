@@ -88,6 +88,13 @@ public final class CommandTable {
             command("decrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::decrby),
             command("incrbyfloat", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrbyfloat),
 
+            // bitmaps
+            command("setbit", 4, flags(WRITE, DENYOOM), 1, 1, 1, BitmapCommands::setbit),
+            command("getbit", 3, flags(READONLY, FAST), 1, 1, 1, BitmapCommands::getbit),
+            command("bitcount", -2, flags(READONLY), 1, 1, 1, BitmapCommands::bitcount),
+            command("bitpos", -3, flags(READONLY), 1, 1, 1, BitmapCommands::bitpos),
+            command("bitop", -4, flags(WRITE, DENYOOM), 2, -1, 1, BitmapCommands::bitop),
+
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),
             command("hsetnx", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hsetnx),
@@ -389,6 +396,7 @@ public final class CommandTable {
         int[] positions;
         switch (command.name()) {
             case "getex", "copy" -> positions = new int[] {1};
+            case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "zrangestore" -> positions = new int[] {2};
             case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
             case "zunionstore", "zinterstore", "zdiffstore" -> {

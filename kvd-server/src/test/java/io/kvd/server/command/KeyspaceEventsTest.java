@@ -104,6 +104,10 @@ class KeyspaceEventsTest {
         assertThat(published("APPEND", "newa", "x")).isEqualTo(event("append", "newa"));
         assertThat(published("SETRANGE", "a", "0", "zz")).isEqualTo(event("setrange", "a"));
         assertThat(published("SETRANGE", "a", "0", "")).isEmpty();
+        assertThat(published("SETBIT", "bm", "0", "1")).isEqualTo(event("setbit", "bm"));
+        assertThat(published("SETBIT", "bm", "0", "1")).isEmpty();
+        assertThat(published("BITOP", "NOT", "bm", "bm")).isEqualTo(event("set", "bm"));
+        assertThat(published("BITOP", "AND", "bm", "nope")).isEqualTo(event("del", "bm"));
         assertThat(published("INCR", "i")).isEqualTo(event("incrby", "i"));
         assertThat(published("DECRBY", "i", "5")).isEqualTo(event("incrby", "i"));
         assertThat(published("INCRBYFLOAT", "f", "1.5")).isEqualTo(event("incrbyfloat", "f"));
