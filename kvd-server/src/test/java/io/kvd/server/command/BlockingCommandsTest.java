@@ -2,8 +2,7 @@ package io.kvd.server.command;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-
+import static io.kvd.server.command.CommandFixture.record;
 import static io.kvd.server.command.CommandFixture.START_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,14 +16,6 @@ class BlockingCommandsTest {
     private final CommandFixture kvd = new CommandFixture();
     private final Client first = kvd.newClient();
     private final Client second = kvd.newClient();
-
-    private static String record(String... argv) {
-        StringBuilder out = new StringBuilder("*").append(argv.length).append("\r\n");
-        for (String arg : argv) {
-            out.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
-        }
-        return out.toString();
-    }
 
     private boolean blocked(Client client) {
         return client.isBlocked() && ((LoopbackConnection) client.connection()).isBlocked();

@@ -41,11 +41,25 @@ final class CommandFixture {
 
     /** A command as the AOF records it: RESP, an array of bulk strings. */
     static String record(String... argv) {
-        StringBuilder out = new StringBuilder("*").append(argv.length).append("\r\n");
-        for (String arg : argv) {
-            out.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
+        return array(argv);
+    }
+
+    /** An array of bulk strings, as RESP. */
+    static String array(String... elements) {
+        StringBuilder out = new StringBuilder("*").append(elements.length).append("\r\n");
+        for (String element : elements) {
+            out.append(bulk(element));
         }
         return out.toString();
+    }
+
+    /** A bulk string of {@code value}'s UTF-8 bytes, as RESP. */
+    static String bulk(String value) {
+        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
+    }
+
+    static String integer(long value) {
+        return ":" + value + "\r\n";
     }
 
     /** Runs one command as {@code client} and returns its reply bytes. */

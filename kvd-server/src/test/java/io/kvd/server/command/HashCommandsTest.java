@@ -11,6 +11,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import static io.kvd.server.command.CommandFixture.array;
+import static io.kvd.server.command.CommandFixture.bulk;
+import static io.kvd.server.command.CommandFixture.integer;
 import static io.kvd.server.command.CommandFixture.START_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,23 +36,6 @@ class HashCommandsTest {
     private static final String INVALID_CURSOR = "-ERR invalid cursor\r\n";
 
     private final CommandFixture kvd = new CommandFixture();
-
-    private static String bulk(String value) {
-        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
-    }
-
-    private static String integer(long value) {
-        return ":" + value + "\r\n";
-    }
-
-    /** An array of bulk strings. */
-    private static String array(String... elements) {
-        StringBuilder out = new StringBuilder("*").append(elements.length).append("\r\n");
-        for (String element : elements) {
-            out.append(bulk(element));
-        }
-        return out.toString();
-    }
 
     private static String wrongArity(String command) {
         return "-ERR wrong number of arguments for '" + command + "' command\r\n";

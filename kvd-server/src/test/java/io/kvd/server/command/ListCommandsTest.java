@@ -3,11 +3,12 @@ package io.kvd.server.command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.kvd.server.command.CommandFixture.bulk;
+import static io.kvd.server.command.CommandFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -21,19 +22,6 @@ class ListCommandsTest {
     Path dir;
 
     private final CommandFixture kvd = new CommandFixture();
-
-    private static String bulk(String value) {
-        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
-    }
-
-    /** An AOF record as RESP. */
-    private static String record(String... argv) {
-        StringBuilder out = new StringBuilder("*").append(argv.length).append("\r\n");
-        for (String arg : argv) {
-            out.append(bulk(arg));
-        }
-        return out.toString();
-    }
 
     private static String[] command(String name, String key, List<String> elements) {
         List<String> argv = new ArrayList<>(List.of(name, key));

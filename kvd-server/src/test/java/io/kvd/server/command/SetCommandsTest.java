@@ -17,6 +17,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static io.kvd.server.command.CommandFixture.array;
+import static io.kvd.server.command.CommandFixture.bulk;
+import static io.kvd.server.command.CommandFixture.integer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,23 +45,6 @@ class SetCommandsTest {
     Path dir;
 
     private final CommandFixture kvd = new CommandFixture();
-
-    private static String bulk(String value) {
-        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
-    }
-
-    private static String integer(long value) {
-        return ":" + value + "\r\n";
-    }
-
-    /** An array of bulk strings, in this order. */
-    private static String array(String... elements) {
-        StringBuilder out = new StringBuilder("*").append(elements.length).append("\r\n");
-        for (String element : elements) {
-            out.append(bulk(element));
-        }
-        return out.toString();
-    }
 
     /** An AOF record as RESP. */
     private static String record(String... argv) {

@@ -4,6 +4,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 
+import static io.kvd.server.command.CommandFixture.array;
+import static io.kvd.server.command.CommandFixture.bulk;
+import static io.kvd.server.command.CommandFixture.integer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -19,22 +22,6 @@ class SortedSetCommandsTest {
     private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
 
     private final CommandFixture kvd = new CommandFixture();
-
-    private static String bulk(String value) {
-        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
-    }
-
-    private static String integer(long value) {
-        return ":" + value + "\r\n";
-    }
-
-    private static String array(String... elements) {
-        StringBuilder out = new StringBuilder("*").append(elements.length).append("\r\n");
-        for (String element : elements) {
-            out.append(bulk(element));
-        }
-        return out.toString();
-    }
 
     private static String error(String text) {
         return "-" + text + "\r\n";

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 
+import static io.kvd.server.command.CommandFixture.bulk;
+import static io.kvd.server.command.CommandFixture.integer;
 import static io.kvd.server.command.CommandFixture.START_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,14 +23,6 @@ class StringCommandsTest {
     private static final String TOO_LONG = "-ERR string exceeds maximum allowed size (proto-max-bulk-len)\r\n";
 
     private final CommandFixture kvd = new CommandFixture();
-
-    private static String bulk(String value) {
-        return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
-    }
-
-    private static String integer(long value) {
-        return ":" + value + "\r\n";
-    }
 
     private static String invalidExpireTime(String command) {
         return "-ERR invalid expire time in '" + command + "' command\r\n";
