@@ -9,6 +9,7 @@ set -euo pipefail
 ROUNDS=${1:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
+. kvd-server/src/test/scripts/lib/servers.sh
 SCRIPT=kvd-server/src/test/scripts/blocking/wakeup.py
 
 setget() {
@@ -18,16 +19,7 @@ setget() {
 
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
-        port=$((25000 + RANDOM % 10000))
-        if [ $server = kvd ]; then
-            java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
-                --dir "$WORK" --loglevel warning --maxclients 20000 >/dev/null 2>&1 &
-            pid=$!
-        else
-            redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log" \
-                --maxclients 20000
-        fi
-        until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+        start_server $server "$WORK" --maxclients 20000
         # Unmeasured runs first (the JIT's warm-up; Redis needs none, and gets the same).
         /usr/bin/python3 $SCRIPT latency $port 2000 >/dev/null
         setget $port >/dev/null
@@ -42,11 +34,6 @@ for round in $(seq 1 "$ROUNDS"); do
         exec 3>&-
         wait $idler
         rm "$WORK/hold"
-        if [ $server = kvd ]; then
-            kill $pid
-            wait $pid 2>/dev/null || true
-        else
-            redis-cli -p $port shutdown nosave >/dev/null
-        fi
+        stop_server $server
     done
 done

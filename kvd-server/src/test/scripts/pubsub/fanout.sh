@@ -11,20 +11,12 @@ ROUNDS=${1:-3}
 MESSAGES=${2:-5000}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
+. kvd-server/src/test/scripts/lib/servers.sh
 FANOUT=kvd-server/src/test/scripts/pubsub/FanOut.java
 
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
-        port=$((25000 + RANDOM % 10000))
-        while redis-cli -p $port ping >/dev/null 2>&1; do port=$((25000 + RANDOM % 10000)); done
-        if [ $server = kvd ]; then
-            java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
-                --dir "$WORK" --loglevel warning >/dev/null 2>&1 &
-            pid=$!
-        else
-            redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
-        fi
-        until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+        start_server $server "$WORK"
         pid=$(redis-cli -p $port info server | tr -d '\r' | sed -n 's/^process_id://p')
         # One unmeasured run each (the JIT's warm-up; Redis needs none, and gets the same).
         java $FANOUT fanout $port 1000 $((MESSAGES / 5)) >/dev/null
@@ -34,11 +26,6 @@ for round in $(seq 1 "$ROUNDS"); do
         # A clock tick is 10 ms (USER_HZ 100).
         echo "round $round $server $result server_cpu_ns_per_delivery=$(( ticks * 10000000 / (MESSAGES * 1000) ))"
         echo "round $round $server $(java $FANOUT patterns $port 10000 4000)"
-        if [ $server = kvd ]; then
-            kill $pid
-            wait $pid 2>/dev/null || true
-        else
-            redis-cli -p $port shutdown nosave >/dev/null
-        fi
+        stop_server $server
     done
 done

@@ -9,6 +9,7 @@ set -euo pipefail
 ROUNDS=${1:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
+. kvd-server/src/test/scripts/lib/servers.sh
 SET_SCRIPT="return redis.call('SET', KEYS[1], ARGV[1])"
 INCR_SCRIPT="return redis.call('INCR', KEYS[1])"
 
@@ -26,25 +27,12 @@ bench() {
 
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
-        port=$((25000 + RANDOM % 10000))
-        if [ $server = kvd ]; then
-            java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
-                --dir "$WORK" --loglevel warning >/dev/null 2>&1 &
-            pid=$!
-        else
-            redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
-        fi
-        until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+        start_server $server "$WORK"
         bench $port 16 1000000 >/dev/null
         for pipe in 1 16; do
             redis-cli -p $port flushall >/dev/null
             echo "round $round $server pipeline $pipe: $(bench $port $pipe $(( pipe == 1 ? 200000 : 1000000 )))"
         done
-        if [ $server = kvd ]; then
-            kill $pid
-            wait $pid 2>/dev/null || true
-        else
-            redis-cli -p $port shutdown nosave >/dev/null
-        fi
+        stop_server $server
     done
 done

@@ -8,6 +8,7 @@ set -euo pipefail
 ROUNDS=${1:-3}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
+. kvd-server/src/test/scripts/lib/servers.sh
 
 bench() {
     redis-benchmark -p "$1" -t "${TESTS:-hset,sadd,spop}" -c 50 -P "$2" -r 100000 -n "$3" --csv 2>/dev/null \
@@ -16,15 +17,7 @@ bench() {
 
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
-        port=$((25000 + RANDOM % 10000))
-        if [ $server = kvd ]; then
-            java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
-                --dir "$WORK" --loglevel warning >/dev/null 2>&1 &
-            pid=$!
-        else
-            redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
-        fi
-        until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+        start_server $server "$WORK"
         if [ "${WARM:-0}" = 1 ]; then
             bench $port 1 300000 >/dev/null
             bench $port 16 3000000 >/dev/null
@@ -33,11 +26,6 @@ for round in $(seq 1 "$ROUNDS"); do
             redis-cli -p $port flushall >/dev/null
             echo "round $round $server pipeline $pipe: $(bench $port $pipe $(( pipe == 1 ? 300000 : 3000000 )))"
         done
-        if [ $server = kvd ]; then
-            kill $pid
-            wait $pid 2>/dev/null || true
-        else
-            redis-cli -p $port shutdown nosave >/dev/null
-        fi
+        stop_server $server
     done
 done

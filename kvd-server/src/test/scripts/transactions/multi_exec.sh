@@ -8,26 +8,14 @@ ROUNDS=${1:-3}
 SECONDS_EACH=${2:-10}
 WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
+. kvd-server/src/test/scripts/lib/servers.sh
 PROGRAM=kvd-server/src/test/scripts/transactions/MultiExec.java
 
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
-        port=$((25000 + RANDOM % 10000))
-        if [ $server = kvd ]; then
-            java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
-                --dir "$WORK" --loglevel warning >/dev/null 2>&1 &
-            pid=$!
-        else
-            redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$WORK/redis.log"
-        fi
-        until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+        start_server $server "$WORK"
         java $PROGRAM $port 50 16 5 >/dev/null
         echo "round $round $server: $(java $PROGRAM $port 50 16 "$SECONDS_EACH")"
-        if [ $server = kvd ]; then
-            kill $pid
-            wait $pid 2>/dev/null || true
-        else
-            redis-cli -p $port shutdown nosave >/dev/null
-        fi
+        stop_server $server
     done
 done

@@ -1,0 +1,29 @@
+# Sourced by the benchmark scripts: a fresh kvd (the README's command) or redis-server on a random
+# port nothing answers on, with no persistence, and its stop.
+#   start_server kvd|redis DIR [extra options...]   sets $port (and $pid for kvd); waits for PING
+#   stop_server kvd|redis
+
+start_server() {
+    local server=$1 dir=$2
+    shift 2
+    port=$((25000 + RANDOM % 10000))
+    # A port some other server already answers on would measure that one.
+    while redis-cli -p $port ping >/dev/null 2>&1; do port=$((25000 + RANDOM % 10000)); done
+    if [ "$server" = kvd ]; then
+        java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
+            --dir "$dir" --loglevel warning "$@" >/dev/null 2>&1 &
+        pid=$!
+    else
+        redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$dir/redis.log" "$@"
+    fi
+    until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+}
+
+stop_server() {
+    if [ "$1" = kvd ]; then
+        kill $pid
+        wait $pid 2>/dev/null || true
+    else
+        redis-cli -p $port shutdown nosave >/dev/null
+    fi
+}
