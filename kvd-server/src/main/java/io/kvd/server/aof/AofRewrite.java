@@ -5,6 +5,7 @@ import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
+import io.kvd.server.store.StreamId;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.ZSetValue;
 import io.netty.buffer.ByteBuf;
@@ -81,6 +82,15 @@ final class AofRewrite {
     private static final byte[] RPUSH = {'R', 'P', 'U', 'S', 'H'};
     private static final byte[] ZADD = {'Z', 'A', 'D', 'D'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
+    private static final byte[] XADD = {'X', 'A', 'D', 'D'};
+    private static final byte[] XSETID = {'X', 'S', 'E', 'T', 'I', 'D'};
+    private static final byte[] MAXLEN = {'M', 'A', 'X', 'L', 'E', 'N'};
+    private static final byte[] ZERO = {'0'};
+    private static final byte[] EMPTY_STREAM_ID = {'0', '-', '1'};
+    private static final byte[] EMPTY_STREAM_FIELD = {'x'};
+    private static final byte[] EMPTY_STREAM_VALUE = {'y'};
+    private static final byte[] ENTRIESADDED = "ENTRIESADDED".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAXDELETEDID = "MAXDELETEDID".getBytes(StandardCharsets.US_ASCII);
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
 
@@ -157,6 +167,20 @@ final class AofRewrite {
 
             @Override
             public void membersEnd(int db, byte[] key, long deadline) {
+                collectionEnd(db, key, deadline);
+            }
+
+            @Override
+            public void streamEntry(int db, byte[] key, StreamId id, byte[][] fieldsAndValues) {
+                select(db);
+                xaddCommand(key, id.toBytes(), fieldsAndValues);
+            }
+
+            @Override
+            public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded,
+                                  StreamId maxDeletedId, long deadline) {
+                select(db);
+                streamCounters(key, length, lastId, entriesAdded, maxDeletedId);
                 collectionEnd(db, key, deadline);
             }
         });
@@ -246,6 +270,30 @@ final class AofRewrite {
             RespWriter.writeBulk(chunk, Double.toString(ZSetValue.decodeScore(elements[i + 1])));
             RespWriter.writeBulk(chunk, elements[i]);
         }
+    }
+
+    /** As Redis's rewriteStreamObject: one XADD per entry, with its id. */
+    private void xaddCommand(byte[] key, byte[] id, byte[][] fieldsAndValues) {
+        RespWriter.writeArrayHeader(chunk, 3 + fieldsAndValues.length);
+        RespWriter.writeBulk(chunk, XADD);
+        RespWriter.writeBulk(chunk, key);
+        RespWriter.writeBulk(chunk, id);
+        for (byte[] element : fieldsAndValues) {
+            RespWriter.writeBulk(chunk, element);
+        }
+    }
+
+    /**
+     * As Redis's rewriteStreamObject after the entries: an empty stream is made by an XADD its
+     * MAXLEN 0 trims away, then XSETID restores the counters no entry carries.
+     */
+    private void streamCounters(byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId) {
+        if (length == 0) {
+            RespWriter.writeCommand(chunk, XADD, key, MAXLEN, ZERO, EMPTY_STREAM_ID, EMPTY_STREAM_FIELD,
+                    EMPTY_STREAM_VALUE);
+        }
+        RespWriter.writeCommand(chunk, XSETID, key, lastId.toBytes(), ENTRIESADDED,
+                Long.toString(entriesAdded).getBytes(StandardCharsets.US_ASCII), MAXDELETEDID, maxDeletedId.toBytes());
     }
 
     private void collectionEnd(int db, byte[] key, long deadline) {

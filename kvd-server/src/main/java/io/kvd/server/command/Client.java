@@ -63,6 +63,7 @@ public final class Client {
     private BlockedClients.Blocked blockedOn;
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
+    private boolean replayingAof;
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
     private PubSub.Subscriptions subscriptions;
 
@@ -259,9 +260,22 @@ public final class Client {
         this.blockedOn = blocked;
     }
 
-    /** The AOF's replay client: a blocking command never waits (a hand-written BLPOP answers at once). */
-    public void denyBlocking() {
+    /**
+     * Marks the AOF's replay client: a blocking command never waits (a hand-written BLPOP answers
+     * at once), and a stream trim may name LIMIT without {@code ~}, as Redis trusts its AOF client.
+     */
+    public void replayAof() {
+        replayingAof = true;
         denyBlocking = true;
+    }
+
+    boolean isReplayingAof() {
+        return replayingAof;
+    }
+
+    /** The client scripts run their commands as (Redis's CLIENT_LUA). */
+    boolean isScriptCaller() {
+        return connection == null;
     }
 
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */

@@ -29,7 +29,7 @@ public final class CommandTable {
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
             "pubsub", PubSubCommands.SUBCOMMANDS,
-            "script", ScriptingCommands.SUBCOMMANDS);
+            "script", ScriptingCommands.SUBCOMMANDS, "xinfo", StreamCommands.XINFO);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -192,6 +192,17 @@ public final class CommandTable {
             command("bzpopmin", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmin),
             command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
             command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
+
+            // streams
+            command("xadd", -5, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xadd),
+            command("xlen", 2, flags(READONLY, FAST), 1, 1, 1, StreamCommands::xlen),
+            command("xrange", -4, flags(READONLY), 1, 1, 1, StreamCommands::xrange),
+            command("xrevrange", -4, flags(READONLY), 1, 1, 1, StreamCommands::xrevrange),
+            command("xdel", -3, flags(WRITE, FAST), 1, 1, 1, StreamCommands::xdel),
+            command("xtrim", -4, flags(WRITE), 1, 1, 1, StreamCommands::xtrim),
+            command("xsetid", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xsetid),
+            command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
+            command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
