@@ -20,11 +20,6 @@ public final class StreamValue {
         this.stream = stream;
     }
 
-    /** Whether the key exists (a stream got for writing may not yet). */
-    public boolean exists() {
-        return id != 0;
-    }
-
     public long length() {
         return stream.length;
     }

@@ -106,8 +106,9 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
         handOut(db, key, (entries == null ? "stream" : entries.toString())
                 + streamCounters(lastId, entriesAdded, maxDeletedId, deadline));
         records.add(databases -> {
+            boolean exists = databases.get(db).stream(key) != null;
             StreamValue stream = databases.get(db).streamForWrite(key);
-            if (!stream.exists()) {
+            if (!exists) {
                 stream.add(new StreamId(0, 1), new byte[][] {{'x'}, {'y'}}, 0);
                 stream.trim(0, null, false, 0);
             }
