@@ -126,24 +126,10 @@ final class Stream {
             }
             int p = at;
             flags = bytes[p++];
-            long msDelta = 0;
-            int shift = 0;
-            for (int b; ; shift += 7) {
-                b = bytes[p++];
-                msDelta |= (long) (b & 0x7f) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
-            long zigzag = 0;
-            shift = 0;
-            for (int b; ; shift += 7) {
-                b = bytes[p++];
-                zigzag |= (long) (b & 0x7f) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
+            long msDelta = readVarlong(bytes, p);
+            p += varlongLength(msDelta);
+            long zigzag = readVarlong(bytes, p);
+            p += varlongLength(zigzag);
             ms = masterMs + msDelta;
             seq = masterSeq + ((zigzag >>> 1) ^ -(zigzag & 1));
             body = p;
@@ -600,6 +586,17 @@ final class Stream {
             length++;
         }
         return length;
+    }
+
+    private static long readVarlong(byte[] bytes, int at) {
+        long n = 0;
+        for (int shift = 0; ; at++, shift += 7) {
+            int b = bytes[at];
+            n |= (long) (b & 0x7f) << shift;
+            if (b >= 0) {
+                return n;
+            }
+        }
     }
 
     private static int writeVarlong(byte[] bytes, int at, long n) {
