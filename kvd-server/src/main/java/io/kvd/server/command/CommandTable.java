@@ -29,7 +29,7 @@ public final class CommandTable {
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
             "pubsub", PubSubCommands.SUBCOMMANDS,
-            "script", ScriptingCommands.SUBCOMMANDS);
+            "script", ScriptingCommands.SUBCOMMANDS, "function", FunctionCommands.SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -64,6 +64,9 @@ public final class CommandTable {
             command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
             command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
+            command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
+            command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),

@@ -14,15 +14,19 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The Lua 5.1 interpreter scripts run in and the script cache (Redis 7.0's eval.c and
- * script_lua.c): one interpreter, created at the first script, whose globals are Redis's
- * (base, table, string, math, the {@code redis} table), read-only. A script's commands run
- * through the dispatcher's run step as a client of their own, so they reply, refuse and reach the
- * AOF as any client's; the caller's EXEC-like wrapping makes the AOF see MULTI ... EXEC.
+ * A Lua 5.1 interpreter with Redis's API, and the script cache (Redis 7.0's eval.c and
+ * script_lua.c): created at the first script, its globals are Redis's (base, table, string,
+ * math, the {@code redis} table), read-only. A script's commands run through the dispatcher's run
+ * step as a client of their own, so they reply, refuse and reach the AOF as any client's; the
+ * caller's EXEC-like wrapping makes the AOF see MULTI ... EXEC. EVAL's scripts and the function
+ * libraries ({@link FunctionLibraries}, Redis's function_lua.c) each have an interpreter of this
+ * kind, so both share one redis.* API and one set of conversions, in separate Lua states.
  */
 final class LuaScripts {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.script");
@@ -31,6 +35,53 @@ final class LuaScripts {
     private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
     /** Lua's source name of the code below: frames with it are kvd's, not the script's. */
     private static final String INTERNAL = "=kvd";
+    /** Redis's LOAD_TIMEOUT_MS: a library still running its top level after this is stopped. */
+    private static final long LIBRARY_LOAD_TIMEOUT_NANOS = 500_000_000L;
+
+    /**
+     * Run before {@link #SETUP} (which removes setfenv), for function libraries (Redis's
+     * luaEngineInitEngine and luaEngineCreate): returns the loader that runs a library's compiled
+     * top level. Functions share one environment; while a library loads, its globals are only a
+     * {@code redis} table of register_function, log and the versions, afterwards they are the
+     * globals but KEYS and ARGV.
+     */
+    private static final String FUNCTIONS_SETUP = """
+            local error, tostring, rawget, setmetatable, setfenv, xpcall = error, tostring, rawget, setmetatable, setfenv, xpcall
+            local globals, redis, register = _G, redis, redis.__register_function
+            redis.__register_function = nil
+            local function missing(name)
+              error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 3)
+            end
+            local function readonly() error('Attempt to modify a readonly table', 2) end
+            local loadApi = {log = true, LOG_DEBUG = true, LOG_VERBOSE = true, LOG_NOTICE = true, LOG_WARNING = true,
+              REDIS_VERSION = true, REDIS_VERSION_NUM = true}
+            local loadRedis = setmetatable({}, {
+              __index = function(_, name)
+                if name == 'register_function' then return register end
+                if not loadApi[name] then missing(name) end
+                return redis[name]
+              end,
+              __newindex = readonly,
+            })
+            local function loading(_, name)
+              if name ~= 'redis' then missing(name) end
+              return loadRedis
+            end
+            local function running(_, name)
+              local value = rawget(globals, name)
+              if value == nil or name == 'KEYS' or name == 'ARGV' then missing(name) end
+              return value
+            end
+            local meta = {__index = running, __newindex = readonly}
+            local env = setmetatable({}, meta)
+            return function(library)
+              meta.__index = loading
+              setfenv(library, env)
+              local ok, err = xpcall(library, __redis__err__handler)
+              meta.__index = running
+              if not ok then return tostring(err.err) end
+            end
+            """;
 
     /**
      * Run once per interpreter: Redis's error handler, the parts of the redis table written in Lua,
@@ -149,6 +200,9 @@ final class LuaScripts {
     private Lua51Natives natives;
     private int sandboxRef;
     private int errorHandlerRef;
+    private int libraryLoaderRef;
+    /** The functions the library loading registers; null unless a library loads. */
+    private List<RegisteredFunction> registering;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
     private boolean readOnly;
     /** When the running script started (System.nanoTime), and the keyspace's change count then. */
@@ -196,6 +250,63 @@ final class LuaScripts {
         return sha;
     }
 
+    /** A function a library registered while it loaded (Redis's functionInfo); {@code callback} is its registry reference. */
+    record RegisteredFunction(String name, int callback, int flags, String description) {
+    }
+
+    /**
+     * FUNCTION LOAD's run of a library (Redis's luaEngineCreate): compiles {@code body}, the code
+     * from the end of its shebang line on, runs its top level where only register_function, log
+     * and the versions exist, and returns the functions it registered, in order.
+     */
+    List<RegisteredFunction> loadLibrary(byte[] body) {
+        Lua lua = interpreter();
+        ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
+        if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_function") != 0) {
+            String message = string(lua, -1);
+            lua.setTop(0);
+            throw new CommandError("ERR Error compiling function: " + message);
+        }
+        rearmIfStopped(lua);
+        List<RegisteredFunction> registered = new ArrayList<>();
+        registering = registered;
+        startedNanos = System.nanoTime();
+        try {
+            lua.refGet(libraryLoaderRef);
+            lua.insert(-2);
+            natives.lua_pcall(lua.getPointer(), 1, 1, 0);
+            if (lua.type(-1) == Lua.LuaType.STRING) {
+                String message = string(lua, -1);
+                registered.forEach(f -> lua.unref(f.callback()));
+                throw new CommandError("ERR Error registering functions: " + message);
+            }
+            return registered;
+        } finally {
+            registering = null;
+            lua.setTop(0);
+        }
+    }
+
+    /** A deleted or replaced library's function: its callback goes from the registry. */
+    void release(RegisteredFunction function) {
+        if (lua != null) {
+            lua.unref(function.callback());
+        }
+    }
+
+    /** The interpreter's memory (Lua's own count), 0 before the first script. */
+    long memoryBytes() {
+        if (lua == null) {
+            return 0;
+        }
+        long kilobytes = natives.lua_gc(lua.getPointer(), 3, 0);
+        return kilobytes * 1024 + natives.lua_gc(lua.getPointer(), 4, 0);
+    }
+
+    int cachedScripts() {
+        return cache.size();
+    }
+
     boolean exists(String sha) {
         return cache.containsKey(sha);
     }
@@ -221,13 +332,31 @@ final class LuaScripts {
         Lua lua = interpreter();
         setGlobalArray(lua, "KEYS", argv, 3, 3 + numkeys);
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
+        lua.refGet(errorHandlerRef);
+        lua.refGet(function);
+        execute(caller, sha, 0, readOnly);
+    }
+
+    /**
+     * FCALL and FCALL_RO: runs a library's function, named {@code name}, with {@code argv[3..]} as
+     * its two arguments, the keys (the first {@code numkeys}) and the other arguments.
+     */
+    void call(Client caller, RegisteredFunction function, byte[][] argv, int numkeys, boolean readOnly) {
+        Lua lua = interpreter();
+        lua.refGet(errorHandlerRef);
+        lua.refGet(function.callback());
+        pushArray(lua, argv, 3, 3 + numkeys);
+        pushArray(lua, argv, 3 + numkeys, argv.length);
+        execute(caller, function.name(), 2, readOnly);
+    }
+
+    /** Runs the function on the stack, under the error handler, over {@code args} arguments: EVAL's and FCALL's common part. */
+    private void execute(Client caller, String name, int args, boolean readOnly) {
+        Lua lua = this.lua;
+        int handler = lua.getTop() - args - 1;
         scriptClient.select(caller.db());
         this.readOnly = readOnly;
-        if (stopped) {
-            lua.refGet(armRef);
-            lua.pCall(0, 0);
-            stopped = false;
-        }
+        rearmIfStopped(lua);
         this.startedNanos = System.nanoTime();
         this.changesAtStart = server.databases().changes();
         this.warnedUnstoppable = false;
@@ -240,10 +369,8 @@ final class LuaScripts {
             log.beginTransaction();
         }
         try {
-            lua.refGet(errorHandlerRef);
-            lua.refGet(function);
-            if (natives.lua_pcall(lua.getPointer(), 0, 1, -2) != 0) {
-                replyError(lua, caller.reply(), sha);
+            if (natives.lua_pcall(lua.getPointer(), args, 1, handler) != 0) {
+                replyError(lua, caller.reply(), name);
             } else {
                 reply(lua, caller.reply(), lua.getTop());
             }
@@ -253,6 +380,15 @@ final class LuaScripts {
             if (wrap) {
                 log.endTransaction();
             }
+        }
+    }
+
+    /** A stopped script or library left the hook firing on every line: the count hook again. */
+    private void rearmIfStopped(Lua lua) {
+        if (stopped) {
+            lua.refGet(armRef);
+            lua.pCall(0, 0);
+            stopped = false;
         }
     }
 
@@ -272,8 +408,12 @@ final class LuaScripts {
         function(lua, "setresp", this::setresp);
         function(lua, "set_repl", this::setRepl);
         function(lua, "__overdue", this::overdue);
+        function(lua, "__register_function", this::registerFunction);
         lua.setGlobal("redis");
         try {
+            lua.run(ByteBuffer.allocateDirect(FUNCTIONS_SETUP.length())
+                    .put(FUNCTIONS_SETUP.getBytes(StandardCharsets.US_ASCII)).flip(), INTERNAL);
+            this.libraryLoaderRef = lua.ref();
             lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
                     INTERNAL);
         } catch (party.iroiro.luajava.LuaException e) {
@@ -302,12 +442,16 @@ final class LuaScripts {
     /** KEYS or ARGV, set raw: the globals are read-only to scripts. */
     private void setGlobalArray(Lua lua, String name, byte[][] argv, int from, int to) {
         lua.push(name);
+        pushArray(lua, argv, from, to);
+        lua.rawSet(GLOBALS);
+    }
+
+    private void pushArray(Lua lua, byte[][] argv, int from, int to) {
         lua.createTable(to - from, 0);
         for (int i = from; i < to; i++) {
             pushBytes(lua, argv[i], 0, argv[i].length);
             lua.rawSetI(-2, i - from + 1);
         }
-        lua.rawSet(GLOBALS);
     }
 
     /**
@@ -317,6 +461,14 @@ final class LuaScripts {
      * error SCRIPT KILL gives. One that has written runs on to its end (Redis's UNKILLABLE).
      */
     private int overdue(Lua lua) {
+        if (registering != null) {
+            if (System.nanoTime() - startedNanos < LIBRARY_LOAD_TIMEOUT_NANOS) {
+                return 0;
+            }
+            stopped = true;
+            lua.push("ERR FUNCTION LOAD timeout");
+            return 1;
+        }
         long threshold = server.config().busyReplyThresholdMs();
         if (!running || threshold == 0 || System.nanoTime() - startedNanos < threshold * 1_000_000) {
             return 0;
@@ -398,6 +550,113 @@ final class LuaScripts {
         } finally {
             out.release();
         }
+    }
+
+    /**
+     * redis.register_function(name, callback), or with one table of named arguments
+     * {function_name=, callback=, flags={...}, description=} (Redis's luaRegisterFunction): checked
+     * as Redis checks them, in the order it does.
+     */
+    private int registerFunction(Lua lua) {
+        String name = null;
+        String description = null;
+        int flags = 0;
+        int callback;
+        int argc = lua.getTop();
+        if (argc == 1) {
+            if (lua.type(1) != Lua.LuaType.TABLE) {
+                return raise(lua, "calling redis.register_function with a single argument is only applicable to Lua"
+                        + " table (representing named arguments).");
+            }
+            callback = 0;
+            lua.pushNil();
+            while (lua.next(1) != 0) {
+                if (lua.type(-2) != Lua.LuaType.STRING) {
+                    return raise(lua, "named argument key given to redis.register_function is not a string");
+                }
+                switch (string(lua, -2)) {
+                    case "function_name" -> {
+                        if (!isString(lua, -1)) {
+                            return raise(lua, "function_name argument given to redis.register_function must be a string");
+                        }
+                        name = string(lua, -1);
+                    }
+                    case "description" -> {
+                        if (!isString(lua, -1)) {
+                            return raise(lua, "description argument given to redis.register_function must be a string");
+                        }
+                        description = string(lua, -1);
+                    }
+                    case "callback" -> {
+                        if (lua.type(-1) != Lua.LuaType.FUNCTION) {
+                            return raise(lua, "callback argument given to redis.register_function must be a function");
+                        }
+                        callback = 1;
+                    }
+                    case "flags" -> {
+                        if (lua.type(-1) != Lua.LuaType.TABLE) {
+                            return raise(lua, "flags argument to redis.register_function must be a table representing"
+                                    + " function flags");
+                        }
+                        int table = lua.getTop();
+                        lua.pushNil();
+                        while (lua.next(table) != 0) {
+                            int flag = lua.type(-1) == Lua.LuaType.STRING ? FunctionLibraries.flag(string(lua, -1)) : 0;
+                            if (flag == 0) {
+                                return raise(lua, "unknown flag given");
+                            }
+                            flags |= flag;
+                            lua.pop(1);
+                        }
+                    }
+                    default -> {
+                        return raise(lua, "unknown argument given to redis.register_function");
+                    }
+                }
+                lua.pop(1);
+            }
+            if (name == null) {
+                return raise(lua, "redis.register_function must get a function name argument");
+            }
+            if (callback == 0) {
+                return raise(lua, "redis.register_function must get a callback argument");
+            }
+            lua.getField(1, "callback");
+        } else if (argc == 2) {
+            if (!isString(lua, 1)) {
+                return raise(lua, "first argument to redis.register_function must be a string");
+            }
+            if (lua.type(2) != Lua.LuaType.FUNCTION) {
+                return raise(lua, "second argument to redis.register_function must be a function");
+            }
+            name = string(lua, 1);
+            lua.pushValue(2);
+        } else {
+            return raise(lua, "wrong number of arguments to redis.register_function");
+        }
+        // Redis checks a function's name with the text of a library's.
+        if (!FunctionLibraries.validName(name)) {
+            return raise(lua, FunctionLibraries.INVALID_NAME);
+        }
+        for (RegisteredFunction registered : registering) {
+            if (registered.name().equals(name)) {
+                return raise(lua, "Function already exists in the library");
+            }
+        }
+        registering.add(new RegisteredFunction(name, lua.ref(), flags, description));
+        return 0;
+    }
+
+    /** Lua's lua_isstring: a string or a number. */
+    private static boolean isString(Lua lua, int index) {
+        Lua.LuaType type = lua.type(index);
+        return type == Lua.LuaType.STRING || type == Lua.LuaType.NUMBER;
+    }
+
+    /** Raises {err = "ERR " .. message}, Redis's luaPushError then luaError. */
+    private static int raise(Lua lua, String message) {
+        pushError(lua, "ERR " + message);
+        return -1;
     }
 
     /** Redis's luaPushError then luaError (call) or a returned error table (pcall). */
