@@ -40,13 +40,14 @@ final class LuaScripts {
 
     /**
      * Run before {@link #SETUP} (which removes setfenv), for function libraries (Redis's
-     * luaEngineInitEngine and luaEngineCreate): returns the loader that runs a library's compiled
-     * top level. Functions share one environment; while a library loads, its globals are only a
+     * luaEngineInitEngine and luaEngineCreate): returns the function that gives a compiled library
+     * the functions' environment in its load-time form, or, called with nil, turns that back to its
+     * run-time form. Functions share one environment; while a library loads, its globals are only a
      * {@code redis} table of register_function, log and the versions, afterwards they are the
      * globals but KEYS and ARGV.
      */
     private static final String FUNCTIONS_SETUP = """
-            local error, tostring, rawget, setmetatable, setfenv, xpcall = error, tostring, rawget, setmetatable, setfenv, xpcall
+            local error, tostring, rawget, setmetatable, setfenv = error, tostring, rawget, setmetatable, setfenv
             local globals, redis, register = _G, redis, redis.__register_function
             redis.__register_function = nil
             local function missing(name)
@@ -75,11 +76,12 @@ final class LuaScripts {
             local meta = {__index = running, __newindex = readonly}
             local env = setmetatable({}, meta)
             return function(library)
-              meta.__index = loading
-              setfenv(library, env)
-              local ok, err = xpcall(library, __redis__err__handler)
-              meta.__index = running
-              if not ok then return tostring(err.err) end
+              if library then
+                meta.__index = loading
+                setfenv(library, env)
+              else
+                meta.__index = running
+              end
             end
             """;
 
@@ -200,7 +202,7 @@ final class LuaScripts {
     private Lua51Natives natives;
     private int sandboxRef;
     private int errorHandlerRef;
-    private int libraryLoaderRef;
+    private int libraryEnvironmentRef;
     /** The functions the library loading registers; null unless a library loads. */
     private List<RegisteredFunction> registering;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
@@ -268,23 +270,43 @@ final class LuaScripts {
             throw new CommandError("ERR Error compiling function: " + message);
         }
         rearmIfStopped(lua);
+        lua.refGet(libraryEnvironmentRef);
+        lua.pushValue(-2);
+        lua.pCall(1, 0);
+        lua.refGet(errorHandlerRef);
+        lua.insert(-2);
         List<RegisteredFunction> registered = new ArrayList<>();
         registering = registered;
         startedNanos = System.nanoTime();
+        String error = null;
         try {
-            lua.refGet(libraryLoaderRef);
-            lua.insert(-2);
-            natives.lua_pcall(lua.getPointer(), 1, 1, 0);
-            if (lua.type(-1) == Lua.LuaType.STRING) {
-                String message = string(lua, -1);
-                registered.forEach(f -> lua.unref(f.callback()));
-                throw new CommandError("ERR Error registering functions: " + message);
+            if (natives.lua_pcall(lua.getPointer(), 0, 0, 1) != 0) {
+                error = errorMessage(lua, -1);
             }
-            return registered;
         } finally {
+            // The count hook stops nothing once no library loads, so this runs even after a timeout.
             registering = null;
             lua.setTop(0);
+            lua.refGet(libraryEnvironmentRef);
+            lua.pushNil();
+            lua.pCall(1, 0);
         }
+        if (error != null) {
+            registered.forEach(f -> lua.unref(f.callback()));
+            throw new CommandError("ERR Error registering functions: " + error);
+        }
+        return registered;
+    }
+
+    /** The message of an error value: an error table's err field, or the value itself. */
+    private static String errorMessage(Lua lua, int index) {
+        if (lua.type(index) == Lua.LuaType.TABLE) {
+            lua.getField(index, "err");
+            String message = string(lua, -1);
+            lua.pop(1);
+            return message;
+        }
+        return string(lua, index);
     }
 
     /** A deleted or replaced library's function: its callback goes from the registry. */
@@ -413,7 +435,7 @@ final class LuaScripts {
         try {
             lua.run(ByteBuffer.allocateDirect(FUNCTIONS_SETUP.length())
                     .put(FUNCTIONS_SETUP.getBytes(StandardCharsets.US_ASCII)).flip(), INTERNAL);
-            this.libraryLoaderRef = lua.ref();
+            this.libraryEnvironmentRef = lua.ref();
             lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
                     INTERNAL);
         } catch (party.iroiro.luajava.LuaException e) {
@@ -571,6 +593,10 @@ final class LuaScripts {
             callback = 0;
             lua.pushNil();
             while (lua.next(1) != 0) {
+                // A number key passes Redis's lua_isstring and matches no argument's name.
+                if (lua.type(-2) == Lua.LuaType.NUMBER) {
+                    return raise(lua, "unknown argument given to redis.register_function");
+                }
                 if (lua.type(-2) != Lua.LuaType.STRING) {
                     return raise(lua, "named argument key given to redis.register_function is not a string");
                 }
