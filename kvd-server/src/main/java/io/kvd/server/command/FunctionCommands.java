@@ -129,7 +129,8 @@ final class FunctionCommands {
             }
             replace = true;
         }
-        String name = client.server().functions().load(argv[argv.length - 1], replace);
+        // As Redis's mustObeyClient: the AOF's replay is not timed.
+        String name = client.server().functions().load(argv[argv.length - 1], replace, !client.obeysEverySlot());
         logged(client, argv);
         client.reply().bulk(name);
     }

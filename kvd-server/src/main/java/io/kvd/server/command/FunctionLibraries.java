@@ -75,16 +75,17 @@ final class FunctionLibraries {
     /**
      * FUNCTION LOAD (Redis's functionsCreateWithLibraryCtx): reads the shebang, runs the library and
      * links its functions, replacing the library of that name when {@code replace}. Returns the
-     * library's name; nothing changes on an error.
+     * library's name; nothing changes on an error. A {@code timed} load is stopped after 500 ms
+     * (Redis's LOAD_TIMEOUT_MS, fixed there too); the AOF's replay loads untimed.
      */
-    String load(byte[] code, boolean replace) {
+    String load(byte[] code, boolean replace, boolean timed) {
         int newline = indexOf(code, (byte) '\n');
         String name = libraryName(code, newline);
         Library old = libraries.get(name);
         if (old != null && !replace) {
             throw new CommandError("ERR Library '" + name + "' already exists");
         }
-        Library library = compile(name, code, newline);
+        Library library = compile(name, code, newline, timed);
         for (RegisteredFunction function : library.functions()) {
             RegisteredFunction existing = functions.get(key(function.name()));
             if (existing != null && (old == null || !old.functions().contains(existing))) {
@@ -116,7 +117,7 @@ final class FunctionLibraries {
                 if (restored.containsKey(name)) {
                     throw new CommandError("ERR Library '" + name + "' already exists");
                 }
-                Library library = compile(name, code, newline);
+                Library library = compile(name, code, newline, false);
                 restored.put(name, library);
                 for (RegisteredFunction function : library.functions()) {
                     if (restoredFunctions.putIfAbsent(key(function.name()), function) != null) {
@@ -158,8 +159,9 @@ final class FunctionLibraries {
     }
 
     /** Runs a library's code after its shebang line; it must register a function. */
-    private Library compile(String name, byte[] code, int newline) {
-        List<RegisteredFunction> registered = engine().loadLibrary(Arrays.copyOfRange(code, newline, code.length));
+    private Library compile(String name, byte[] code, int newline, boolean timed) {
+        List<RegisteredFunction> registered = engine().loadLibrary(Arrays.copyOfRange(code, newline, code.length),
+                timed);
         if (registered.isEmpty()) {
             throw new CommandError("ERR No functions registered");
         }

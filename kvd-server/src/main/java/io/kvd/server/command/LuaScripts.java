@@ -205,6 +205,8 @@ final class LuaScripts {
     private int libraryEnvironmentRef;
     /** The functions the library loading registers; null unless a library loads. */
     private List<RegisteredFunction> registering;
+    /** The library loading is stopped past {@link #LIBRARY_LOAD_TIMEOUT_NANOS}. */
+    private boolean loadTimed;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
     private boolean readOnly;
     /** When the running script started (System.nanoTime), and the keyspace's change count then. */
@@ -259,9 +261,10 @@ final class LuaScripts {
     /**
      * FUNCTION LOAD's run of a library (Redis's luaEngineCreate): compiles {@code body}, the code
      * from the end of its shebang line on, runs its top level where only register_function, log
-     * and the versions exist, and returns the functions it registered, in order.
+     * and the versions exist, and returns the functions it registered, in order. Unless
+     * {@code timed} (FUNCTION RESTORE, the AOF's replay: Redis's timeout 0) it may run as long as it takes.
      */
-    List<RegisteredFunction> loadLibrary(byte[] body) {
+    List<RegisteredFunction> loadLibrary(byte[] body, boolean timed) {
         Lua lua = interpreter();
         ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
         if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_function") != 0) {
@@ -277,6 +280,7 @@ final class LuaScripts {
         lua.insert(-2);
         List<RegisteredFunction> registered = new ArrayList<>();
         registering = registered;
+        loadTimed = timed;
         startedNanos = System.nanoTime();
         String error = null;
         try {
@@ -484,7 +488,7 @@ final class LuaScripts {
      */
     private int overdue(Lua lua) {
         if (registering != null) {
-            if (System.nanoTime() - startedNanos < LIBRARY_LOAD_TIMEOUT_NANOS) {
+            if (!loadTimed || System.nanoTime() - startedNanos < LIBRARY_LOAD_TIMEOUT_NANOS) {
                 return 0;
             }
             stopped = true;
