@@ -584,17 +584,20 @@ final class LuaScripts {
      * as Redis checks them, in the order it does.
      */
     private int registerFunction(Lua lua) {
+        // A function may keep register_function in a local and call it later.
+        if (registering == null) {
+            return raise(lua, "redis.register_function can only be called on FUNCTION LOAD command");
+        }
         String name = null;
         String description = null;
         int flags = 0;
-        int callback;
+        boolean callback = false;
         int argc = lua.getTop();
         if (argc == 1) {
             if (lua.type(1) != Lua.LuaType.TABLE) {
                 return raise(lua, "calling redis.register_function with a single argument is only applicable to Lua"
                         + " table (representing named arguments).");
             }
-            callback = 0;
             lua.pushNil();
             while (lua.next(1) != 0) {
                 // A number key passes Redis's lua_isstring and matches no argument's name.
@@ -621,7 +624,7 @@ final class LuaScripts {
                         if (lua.type(-1) != Lua.LuaType.FUNCTION) {
                             return raise(lua, "callback argument given to redis.register_function must be a function");
                         }
-                        callback = 1;
+                        callback = true;
                     }
                     case "flags" -> {
                         if (lua.type(-1) != Lua.LuaType.TABLE) {
@@ -648,7 +651,7 @@ final class LuaScripts {
             if (name == null) {
                 return raise(lua, "redis.register_function must get a function name argument");
             }
-            if (callback == 0) {
+            if (!callback) {
                 return raise(lua, "redis.register_function must get a callback argument");
             }
             lua.getField(1, "callback");
