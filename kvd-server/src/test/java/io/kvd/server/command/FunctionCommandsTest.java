@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import static io.kvd.server.command.CommandFixture.bulk;
 import static io.kvd.server.command.CommandFixture.record;
@@ -134,13 +135,16 @@ class FunctionCommandsTest {
     }
 
     @Test
-    void noClusterFunctionsAreRefusedOnAClusterNode(@TempDir Path dir) {
+    void onAClusterNodeFcallsKeysMustBeServedHereAndNoClusterFunctionsAreRefused(@TempDir Path dir) {
         CommandFixture node = ClusterFixture.nodeA(dir);
         try {
             node.call("FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function{function_name='local_only',"
                     + " callback=function() return 1 end, flags={'no-cluster'}}");
             assertThat(node.call("FCALL", "local_only", "0"))
                     .isEqualTo("-ERR Can not run script on cluster, 'no-cluster' flag is set.\r\n");
+            node.call("FUNCTION", "LOAD", SETGET);
+            assertThat(node.call("FCALL", "setget", "1", "foo", "v")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+            assertThat(node.call("FCALL_RO", "setget", "1", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
         } finally {
             node.server.closeScripts();
         }
@@ -264,6 +268,27 @@ class FunctionCommandsTest {
             claimed[body.length + 2 + i] = (byte) (crc >>> (8 * i));
         }
         assertThat(restore(claimed)).isEqualTo("-ERR failed loading the given functions payload\r\n");
+    }
+
+    @Test
+    void randomPayloadsWithAValidChecksumAreRefusedWithAnErrorNeverACrash() {
+        long seed = 20261203L;
+        System.out.println("seed " + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[][] starts = {{(byte) 0xF5}, {(byte) 0xF5, (byte) 0xC3}, {(byte) 0xF5, (byte) 0x80}, {(byte) 0xF6}, {}};
+        for (int round = 0; round < 2000; round++) {
+            byte[] start = starts[random.nextInt(starts.length)];
+            byte[] body = new byte[start.length + random.nextInt(40)];
+            random.nextBytes(body);
+            System.arraycopy(start, 0, body, 0, start.length);
+            byte[] payload = java.util.Arrays.copyOf(body, body.length + 10);
+            payload[body.length] = 10;
+            long crc = FunctionPayload.crc64(payload, body.length + 2);
+            for (int i = 0; i < 8; i++) {
+                payload[body.length + 2 + i] = (byte) (crc >>> (8 * i));
+            }
+            assertThat(restore(payload)).as("payload %s", HexFormat.of().formatHex(payload)).matches("(?s)(\\+OK|-ERR .*)\r\n");
+        }
     }
 
     private String restore(byte[] payload, String... policy) {
