@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * FUNCTION DUMP's payload, as Redis 7.0 writes it (rdbSaveFunctions, then functionDumpCommand):
- * per library the opcode RDB_OPCODE_FUNCTION2 and its code as an RDB string, then the RDB
- * version (10) in two bytes and the CRC-64 of everything before, both little-endian. kvd writes
- * the code uncompressed (Redis compresses strings over 20 bytes with LZF when that saves space);
- * it reads every RDB string encoding, LZF included, so a payload of either server restores on both.
+ * per library the opcode RDB_OPCODE_FUNCTION2 and its code as an RDB string (LZF-compressed as
+ * Redis compresses it), then the RDB version (10) in two bytes and the CRC-64 of everything
+ * before, both little-endian. Every RDB string encoding is read, so either server restores the
+ * other's payload.
  */
 final class FunctionPayload {
     private static final int FUNCTION2 = 245;
@@ -47,8 +47,7 @@ final class FunctionPayload {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] code : codes) {
             out.write(FUNCTION2);
-            writeLength(out, code.length);
-            out.writeBytes(code);
+            writeString(out, code);
         }
         out.write(RDB_VERSION);
         out.write(0);
@@ -57,6 +56,23 @@ final class FunctionPayload {
             out.write((int) (crc >>> (8 * i)));
         }
         return out.toByteArray();
+    }
+
+    /**
+     * Redis's rdbSaveRawString: over 20 bytes, LZF-compressed when that saves at least 4 bytes
+     * (rdbSaveLzfStringObject), else plain.
+     */
+    private static void writeString(ByteArrayOutputStream out, byte[] value) {
+        byte[] compressed = value.length > 20 ? Lzf.compress(value, value.length - 4) : null;
+        if (compressed != null) {
+            out.write(0xC3);
+            writeLength(out, compressed.length);
+            writeLength(out, value.length);
+            out.writeBytes(compressed);
+        } else {
+            writeLength(out, value.length);
+            out.writeBytes(value);
+        }
     }
 
     /** Redis's rdbSaveLen: 6, 14 or 32 bits, the longer two big-endian. */
@@ -172,9 +188,126 @@ final class FunctionPayload {
         }
     }
 
-    /** LZF decompression (liblzf's lzf_decompress, which Redis uses for RDB strings). */
+    /** LZF (liblzf 3.6 as Redis builds it: HLOG 16, VERY_FAST), which Redis uses for RDB strings. */
     static final class Lzf {
+        private static final int HLOG = 16;
+        private static final int MAX_LIT = 1 << 5;
+        private static final int MAX_OFF = 1 << 13;
+        private static final int MAX_REF = (1 << 8) + (1 << 3);
+
         private Lzf() {
+        }
+
+        /**
+         * lzf_compress into at most {@code outLength} bytes: the compressed bytes, or null when
+         * they would not fit (Redis then writes the string plain).
+         */
+        static byte[] compress(byte[] in, int outLength) {
+            if (in.length == 0 || outLength <= 0) {
+                return null;
+            }
+            // Slot values are positions + 1: 0 is an empty slot, which never matches (as ref > in_data).
+            int[] table = new int[1 << HLOG];
+            byte[] out = new byte[outLength];
+            int ip = 0;
+            int op = 1;
+            int lit = 0;
+            int end = in.length;
+            int hval = first(in, ip);
+            while (ip < end - 2) {
+                hval = next(hval, in, ip);
+                int slot = index(hval);
+                int ref = table[slot] - 1;
+                table[slot] = ip + 1;
+                int off = ip - ref - 1;
+                if (ref > 0 && off < MAX_OFF && in[ref + 2] == in[ip + 2] && in[ref] == in[ip] && in[ref + 1] == in[ip + 1]) {
+                    int len = 2;
+                    int maxlen = Math.min(end - ip - len, MAX_REF);
+                    if (op + 3 + 1 >= outLength && op - (lit == 0 ? 1 : 0) + 3 + 1 >= outLength) {
+                        return null;
+                    }
+                    out[op - lit - 1] = (byte) (lit - 1);
+                    op -= lit == 0 ? 1 : 0;
+                    boolean matched = false;
+                    if (maxlen > 16) {
+                        matched = true;
+                        for (int i = 0; i < 16; i++) {
+                            len++;
+                            if (in[ref + len] != in[ip + len]) {
+                                matched = false;
+                                break;
+                            }
+                        }
+                    }
+                    if (maxlen <= 16 || matched) {
+                        do {
+                            len++;
+                        } while (len < maxlen && in[ref + len] == in[ip + len]);
+                    }
+                    len -= 2;
+                    ip++;
+                    if (len < 7) {
+                        out[op++] = (byte) ((off >> 8) + (len << 5));
+                    } else {
+                        out[op++] = (byte) ((off >> 8) + (7 << 5));
+                        out[op++] = (byte) (len - 7);
+                    }
+                    out[op++] = (byte) off;
+                    lit = 0;
+                    op++;
+                    ip += len + 1;
+                    if (ip >= end - 2) {
+                        break;
+                    }
+                    ip -= 2;
+                    hval = first(in, ip);
+                    hval = next(hval, in, ip);
+                    table[index(hval)] = ip + 1;
+                    ip++;
+                    hval = next(hval, in, ip);
+                    table[index(hval)] = ip + 1;
+                    ip++;
+                } else {
+                    if (op >= outLength) {
+                        return null;
+                    }
+                    lit++;
+                    out[op++] = in[ip++];
+                    if (lit == MAX_LIT) {
+                        out[op - lit - 1] = (byte) (lit - 1);
+                        lit = 0;
+                        op++;
+                    }
+                }
+            }
+            if (op + 3 > outLength) {
+                return null;
+            }
+            while (ip < end) {
+                lit++;
+                out[op++] = in[ip++];
+                if (lit == MAX_LIT) {
+                    out[op - lit - 1] = (byte) (lit - 1);
+                    lit = 0;
+                    op++;
+                }
+            }
+            out[op - lit - 1] = (byte) (lit - 1);
+            op -= lit == 0 ? 1 : 0;
+            return Arrays.copyOf(out, op);
+        }
+
+        private static int first(byte[] in, int p) {
+            return (in[p] & 0xFF) << 8 | (in[p + 1] & 0xFF);
+        }
+
+        private static int next(int hval, byte[] in, int p) {
+            return hval << 8 | (in[p + 2] & 0xFF);
+        }
+
+        /** VERY_FAST's IDX, in C's unsigned int arithmetic. */
+        private static int index(int hval) {
+            return ((hval >>> (3 * 8 - HLOG)) - hval * 5) & ((1 << HLOG) - 1);
         }
 
         /**

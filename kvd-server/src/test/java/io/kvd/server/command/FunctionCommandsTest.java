@@ -241,13 +241,35 @@ class FunctionCommandsTest {
         kvd.call("FUNCTION", "LOAD", SETGET);
         kvd.call("FUNCTION", "LOAD", READER);
         String listed = kvd.call("FUNCTION", "LIST", "WITHCODE");
-        byte[] dump = kvd.callRaw("FUNCTION", "DUMP");
-        byte[] payload = java.util.Arrays.copyOfRange(dump, new String(dump, StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2,
-                dump.length - 2);
+        byte[] payload = payload(kvd.callRaw("FUNCTION", "DUMP"));
         kvd.call("FUNCTION", "LOAD", "#!lua name=extra\nredis.register_function('extra', function() end)");
         assertThat(restore(payload, "FLUSH")).isEqualTo("+OK\r\n");
         assertThat(kvd.call("FUNCTION", "LIST", "WITHCODE")).isEqualTo(listed);
         assertThat(FunctionPayload.read(payload)).hasSize(2);
+    }
+
+    @Test
+    void dumpWritesTheBytesRedisServerWrites() {
+        kvd.call("FUNCTION", "LOAD", "#!lua name=mylib\nredis.register_function('myfunc', function() return 'hello hello hello hello' end)");
+        assertThat(HexFormat.of().formatHex(payload(kvd.callRaw("FUNCTION", "DUMP")))).isEqualTo(REDIS_DUMP);
+    }
+
+    @Test
+    void lzfRoundTripsSeededRandomTextAndRefusesWhatWouldNotShrink() {
+        long seed = 7L;
+        System.out.println("seed " + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 500; round++) {
+            byte[] text = new byte[1 + random.nextInt(3000)];
+            for (int i = 0; i < text.length; i++) {
+                text[i] = (byte) ('a' + random.nextInt(1 + round % 26));
+            }
+            byte[] compressed = FunctionPayload.Lzf.compress(text, text.length + 64);
+            assertThat(FunctionPayload.Lzf.decompress(compressed, text.length, "ERR x")).isEqualTo(text);
+        }
+        byte[] noise = new byte[100];
+        random.nextBytes(noise);
+        assertThat(FunctionPayload.Lzf.compress(noise, noise.length - 4)).isNull();
     }
 
     @Test
@@ -289,6 +311,12 @@ class FunctionCommandsTest {
             }
             assertThat(restore(payload)).as("payload %s", HexFormat.of().formatHex(payload)).matches("(?s)(\\+OK|-ERR .*)\r\n");
         }
+    }
+
+    /** A bulk reply's bytes. */
+    private static byte[] payload(byte[] bulk) {
+        int start = new String(bulk, StandardCharsets.ISO_8859_1).indexOf("\r\n") + 2;
+        return java.util.Arrays.copyOfRange(bulk, start, bulk.length - 2);
     }
 
     private String restore(byte[] payload, String... policy) {
