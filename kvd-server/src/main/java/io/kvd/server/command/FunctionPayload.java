@@ -206,84 +206,104 @@ final class FunctionPayload {
             if (in.length == 0 || outLength <= 0) {
                 return null;
             }
-            // Slot values are positions + 1: 0 is an empty slot, which never matches (as ref > in_data).
-            int[] table = new int[1 << HLOG];
-            byte[] out = new byte[outLength];
-            int ip = 0;
-            int op = 1;
-            int lit = 0;
-            int end = in.length;
-            int hval = first(in, ip);
-            while (ip < end - 2) {
-                hval = next(hval, in, ip);
-                int slot = index(hval);
-                int ref = table[slot] - 1;
-                table[slot] = ip + 1;
-                int off = ip - ref - 1;
-                if (ref > 0 && off < MAX_OFF && in[ref + 2] == in[ip + 2] && in[ref] == in[ip] && in[ref + 1] == in[ip + 1]) {
-                    int len = 2;
-                    int maxlen = Math.min(end - ip - len, MAX_REF);
-                    if (op + 3 + 1 >= outLength && op - (lit == 0 ? 1 : 0) + 3 + 1 >= outLength) {
-                        return null;
-                    }
-                    out[op - lit - 1] = (byte) (lit - 1);
-                    op -= lit == 0 ? 1 : 0;
-                    boolean matched = false;
-                    if (maxlen > 16) {
-                        matched = true;
-                        for (int i = 0; i < 16; i++) {
-                            len++;
-                            if (in[ref + len] != in[ip + len]) {
-                                matched = false;
-                                break;
-                            }
+            return new Compressor(in, outLength).run();
+        }
+
+        /** One lzf_compress: its positions in the input and the output, and the literal run open. */
+        private static final class Compressor {
+            private final byte[] in;
+            private final byte[] out;
+            /** Slot values are positions + 1: 0 is an empty slot, which never matches (as ref > in_data). */
+            private final int[] table = new int[1 << HLOG];
+            private int ip;
+            private int op = 1;
+            private int lit;
+
+            Compressor(byte[] in, int outLength) {
+                this.in = in;
+                this.out = new byte[outLength];
+            }
+
+            byte[] run() {
+                int end = in.length;
+                int hval = first(in, ip);
+                while (ip < end - 2) {
+                    hval = next(hval, in, ip);
+                    int slot = index(hval);
+                    int ref = table[slot] - 1;
+                    table[slot] = ip + 1;
+                    int off = ip - ref - 1;
+                    if (ref > 0 && off < MAX_OFF && in[ref + 2] == in[ip + 2] && in[ref] == in[ip]
+                            && in[ref + 1] == in[ip + 1]) {
+                        if (op + 3 + 1 >= out.length && op - (lit == 0 ? 1 : 0) + 3 + 1 >= out.length) {
+                            return null;
                         }
-                    }
-                    if (maxlen <= 16 || matched) {
-                        do {
-                            len++;
-                        } while (len < maxlen && in[ref + len] == in[ip + len]);
-                    }
-                    len -= 2;
-                    ip++;
-                    if (len < 7) {
-                        out[op++] = (byte) ((off >> 8) + (len << 5));
-                    } else {
-                        out[op++] = (byte) ((off >> 8) + (7 << 5));
-                        out[op++] = (byte) (len - 7);
-                    }
-                    out[op++] = (byte) off;
-                    lit = 0;
-                    op++;
-                    ip += len + 1;
-                    if (ip >= end - 2) {
-                        break;
-                    }
-                    ip -= 2;
-                    hval = first(in, ip);
-                    hval = next(hval, in, ip);
-                    table[index(hval)] = ip + 1;
-                    ip++;
-                    hval = next(hval, in, ip);
-                    table[index(hval)] = ip + 1;
-                    ip++;
-                } else {
-                    if (op >= outLength) {
+                        backReference(ref, off, Math.min(end - ip - 2, MAX_REF));
+                        if (ip >= end - 2) {
+                            break;
+                        }
+                        ip -= 2;
+                        hval = first(in, ip);
+                        hval = next(hval, in, ip);
+                        table[index(hval)] = ip + 1;
+                        ip++;
+                        hval = next(hval, in, ip);
+                        table[index(hval)] = ip + 1;
+                        ip++;
+                    } else if (!literal()) {
                         return null;
-                    }
-                    lit++;
-                    out[op++] = in[ip++];
-                    if (lit == MAX_LIT) {
-                        out[op - lit - 1] = (byte) (lit - 1);
-                        lit = 0;
-                        op++;
                     }
                 }
+                // liblzf gives up here unless the last (at most 2) bytes and their run header surely fit.
+                if (op + 3 > out.length) {
+                    return null;
+                }
+                while (ip < end) {
+                    literal();
+                }
+                out[op - lit - 1] = (byte) (lit - 1);
+                op -= lit == 0 ? 1 : 0;
+                return Arrays.copyOf(out, op);
             }
-            if (op + 3 > outLength) {
-                return null;
+
+            /** Ends the literal run, writes a reference to the match at {@code ref}, starts a run. */
+            private void backReference(int ref, int off, int maxlen) {
+                out[op - lit - 1] = (byte) (lit - 1);
+                op -= lit == 0 ? 1 : 0;
+                // liblzf's unrolled first 16 comparisons, which do not stop at maxlen.
+                int len = 2;
+                boolean matched = false;
+                if (maxlen > 16) {
+                    matched = true;
+                    for (int i = 0; i < 16 && matched; i++) {
+                        len++;
+                        matched = in[ref + len] == in[ip + len];
+                    }
+                }
+                if (maxlen <= 16 || matched) {
+                    do {
+                        len++;
+                    } while (len < maxlen && in[ref + len] == in[ip + len]);
+                }
+                len -= 2;
+                ip++;
+                if (len < 7) {
+                    out[op++] = (byte) ((off >> 8) + (len << 5));
+                } else {
+                    out[op++] = (byte) ((off >> 8) + (7 << 5));
+                    out[op++] = (byte) (len - 7);
+                }
+                out[op++] = (byte) off;
+                lit = 0;
+                op++;
+                ip += len + 1;
             }
-            while (ip < end) {
+
+            /** Copies one input byte into the literal run, ending it at MAX_LIT; false when the output is full. */
+            private boolean literal() {
+                if (op >= out.length) {
+                    return false;
+                }
                 lit++;
                 out[op++] = in[ip++];
                 if (lit == MAX_LIT) {
@@ -291,10 +311,8 @@ final class FunctionPayload {
                     lit = 0;
                     op++;
                 }
+                return true;
             }
-            out[op - lit - 1] = (byte) (lit - 1);
-            op -= lit == 0 ? 1 : 0;
-            return Arrays.copyOf(out, op);
         }
 
         private static int first(byte[] in, int p) {

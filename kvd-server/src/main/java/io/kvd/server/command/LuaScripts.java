@@ -240,18 +240,23 @@ final class LuaScripts {
         String sha = sha1hex(body);
         if (!cache.containsKey(sha)) {
             Lua lua = interpreter();
-            ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
-            if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_script") != 0) {
-                String message = string(lua, -1);
-                lua.setTop(0);
-                throw new CommandError("ERR Error compiling script (new function): " + message);
-            }
+            compile(lua, body, "@user_script", "ERR Error compiling script (new function): ");
             lua.refGet(sandboxRef);
             lua.insert(-2);
             lua.pCall(1, 1);
             cache.put(sha, lua.ref());
         }
         return sha;
+    }
+
+    /** Compiles {@code body} as the chunk {@code name}, left on the stack; a syntax error is answered after {@code error}. */
+    private void compile(Lua lua, byte[] body, String name, String error) {
+        ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
+        if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, name) != 0) {
+            String message = string(lua, -1);
+            lua.setTop(0);
+            throw new CommandError(error + message);
+        }
     }
 
     /** A function a library registered while it loaded (Redis's functionInfo); {@code callback} is its registry reference. */
@@ -266,12 +271,7 @@ final class LuaScripts {
      */
     List<RegisteredFunction> loadLibrary(byte[] body, boolean timed) {
         Lua lua = interpreter();
-        ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
-        if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_function") != 0) {
-            String message = string(lua, -1);
-            lua.setTop(0);
-            throw new CommandError("ERR Error compiling function: " + message);
-        }
+        compile(lua, body, "@user_function", "ERR Error compiling function: ");
         rearmIfStopped(lua);
         lua.refGet(libraryEnvironmentRef);
         lua.pushValue(-2);
