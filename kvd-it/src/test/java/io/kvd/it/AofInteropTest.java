@@ -294,6 +294,28 @@ class AofInteropTest {
         }
     }
 
+    @Test
+    void kvdLoadsTheFunctionsRedisServerLogged() throws Exception {
+        Tools.require("redis-server");
+        Path redisDir = WorkDir.create("redis-aof");
+        String expected;
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no", "--appendfsync", "always");
+             RespConnection c = RespConnection.open(redis.port())) {
+            c.call("FUNCTION", "LOAD", "#!lua name=gone\nredis.register_function('gone', function() return 1 end)");
+            c.call("FUNCTION", "LOAD", COUNTER);
+            c.call("FUNCTION", "LOAD", "REPLACE", READER);
+            c.call("FUNCTION", "DELETE", "gone");
+            c.call("FCALL", "bump", "1", "n", "5");
+            expected = functionsAndData(c);
+        }
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Files.write(kvdDir.resolve("appendonly.aof"), concatenatedAof(redisDir.resolve("appendonlydir")));
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(functionsAndData(c)).isEqualTo(expected);
+        }
+    }
+
     private static String functionsAndData(RespConnection c) throws IOException {
         return c.call("FUNCTION", "LIST", "LIBRARYNAME", "counter", "WITHCODE")
                 + c.call("FUNCTION", "LIST", "LIBRARYNAME", "reader", "WITHCODE")
