@@ -44,7 +44,7 @@ final class LuaScripts {
      * the functions' environment in its load-time form, or, called with nil, turns that back to its
      * run-time form. Functions share one environment; while a library loads, its globals are only a
      * {@code redis} table of register_function, log and the versions, afterwards they are the
-     * globals but KEYS and ARGV.
+     * globals (without KEYS and ARGV, which only EVAL sets).
      */
     private static final String FUNCTIONS_SETUP = """
             local error, tostring, rawget, setmetatable, setfenv = error, tostring, rawget, setmetatable, setfenv
@@ -70,7 +70,7 @@ final class LuaScripts {
             end
             local function running(_, name)
               local value = rawget(globals, name)
-              if value == nil or name == 'KEYS' or name == 'ARGV' then missing(name) end
+              if value == nil then missing(name) end
               return value
             end
             local meta = {__index = running, __newindex = readonly}
@@ -156,7 +156,6 @@ final class LuaScripts {
             redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
             redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
             redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
-            KEYS, ARGV = {}, {}
             local allowed = {}
             for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert collectgarbage coroutine error gcinfo
                 getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
