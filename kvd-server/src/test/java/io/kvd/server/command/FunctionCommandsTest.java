@@ -125,13 +125,16 @@ class FunctionCommandsTest {
     }
 
     @Test
-    void aFailingAofRefusesAWritingFunctionBeforeItRuns() {
+    void aFailingAofRefusesAWritingFunctionAndLibraryChanges() {
         kvd.call("FUNCTION", "LOAD", SETGET);
         kvd.call("FUNCTION", "LOAD", READER);
         kvd.server.commandLog().setFailure("No space left on device");
         assertThat(kvd.call("FCALL", "setget", "1", "k", "v"))
                 .isEqualTo("-MISCONF Errors writing to the AOF file: No space left on device\r\n");
         assertThat(kvd.call("FCALL", "reader", "1", "k")).isEqualTo("$-1\r\n");
+        assertThat(kvd.call("FUNCTION", "DELETE", "lib1"))
+                .isEqualTo("-MISCONF Errors writing to the AOF file: No space left on device\r\n");
+        assertThat(kvd.call("FUNCTION", "LIST", "LIBRARYNAME", "lib1")).startsWith("*1\r\n");
     }
 
     @Test
