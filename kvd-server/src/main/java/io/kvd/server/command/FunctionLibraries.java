@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The function libraries (Redis 7.0's functions.c): each library's code and the functions it
@@ -79,7 +80,7 @@ final class FunctionLibraries {
      * (Redis's LOAD_TIMEOUT_MS, fixed there too); the AOF's replay loads untimed.
      */
     String load(byte[] code, boolean replace, boolean timed) {
-        int newline = indexOf(code, (byte) '\n');
+        int newline = shebangEnd(code);
         String name = libraryName(code, newline);
         Library old = libraries.get(name);
         if (old != null && !replace) {
@@ -112,7 +113,7 @@ final class FunctionLibraries {
         Map<String, RegisteredFunction> restoredFunctions = new HashMap<>();
         try {
             for (byte[] code : codes) {
-                int newline = indexOf(code, (byte) '\n');
+                int newline = shebangEnd(code);
                 String name = libraryName(code, newline);
                 if (restored.containsKey(name)) {
                     throw new CommandError("ERR Library '" + name + "' already exists");
@@ -142,10 +143,9 @@ final class FunctionLibraries {
             restored.values().forEach(this::release);
             throw e;
         }
-        for (Library library : policy == RestorePolicy.FLUSH ? List.copyOf(libraries.values())
-                : restored.values().stream().map(l -> libraries.get(l.name())).filter(l -> l != null).toList()) {
-            unlink(library);
-        }
+        List<Library> replaced = policy == RestorePolicy.FLUSH ? List.copyOf(libraries.values())
+                : restored.keySet().stream().map(libraries::get).filter(Objects::nonNull).toList();
+        replaced.forEach(this::unlink);
         restored.values().forEach(this::link);
     }
 
@@ -271,9 +271,10 @@ final class FunctionLibraries {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    private static int indexOf(byte[] bytes, byte b) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == b) {
+    /** Where the shebang line ends, or -1: Redis finds the newline with strchr, which stops at a NUL byte. */
+    private static int shebangEnd(byte[] code) {
+        for (int i = 0; i < code.length && code[i] != 0; i++) {
+            if (code[i] == '\n') {
                 return i;
             }
         }
