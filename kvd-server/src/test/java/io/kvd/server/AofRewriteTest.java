@@ -113,6 +113,25 @@ class AofRewriteTest {
         }
     }
 
+    @Test
+    void functionLibrariesSurviveARestartAndARewrite() throws Exception {
+        String library = "#!lua name=lib\nredis.register_function('bump', function(keys) return redis.call('incr', keys[1]) end)";
+        try (RespConnection c = new RespConnection(start())) {
+            assertThat(c.call("FUNCTION", "LOAD", library)).isEqualTo(BulkString.of("lib"));
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(1));
+        }
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(2));
+            c.call("BGREWRITEAOF");
+            awaitRewrites(c, 1);
+        }
+        assertThat(Files.readString(aof()))
+                .startsWith(new String(RespConnection.encode("FUNCTION", "LOAD", library), StandardCharsets.UTF_8));
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(3));
+        }
+    }
+
     /** The snapshot must not cut a transaction in two: the INCR before BGREWRITEAOF would be applied twice. */
     @Test
     void bgrewriteaofInsideATransactionStartsOnceItEnded() throws Exception {
