@@ -33,8 +33,11 @@ for c = 0, 31 do
   if not ESCAPES[ch] then ESCAPES[ch] = format('\\u%04x', c) end
 end
 
+local ESCAPED_BYTES = '[%z\1-\31"/\\\127]'
+
 local function encode_string(s)
-  return '"' .. gsub(s, '[%z\1-\31"/\\\127]', ESCAPES) .. '"'
+  if not find(s, ESCAPED_BYTES) then return '"' .. s .. '"' end
+  return '"' .. gsub(s, ESCAPED_BYTES, ESCAPES) .. '"'
 end
 
 local function encode_number(n)
@@ -164,13 +167,17 @@ local function strtod_end(s, i)
     if e then k = e + 1 end
     return k - 1
   end
-  local word = lower(sub(s, j, j + 7))
-  if word == 'infinity' then return j + 7 end
-  word = sub(word, 1, 3)
-  if word == 'inf' then return j + 2 end
-  if word == 'nan' then
-    local _, e = find(s, '^%([%w_]*%)', j + 3)
-    return e or j + 2
+  local first = byte(s, j)
+  if first == 105 or first == 73 or first == 110 or first == 78 then
+    local word = lower(sub(s, j, j + 7))
+    if word == 'infinity' then return j + 7 end
+    word = sub(word, 1, 3)
+    if word == 'inf' then return j + 2 end
+    if word == 'nan' then
+      local _, e = find(s, '^%([%w_]*%)', j + 3)
+      return e or j + 2
+    end
+    return i - 1
   end
   local k, digits = j, false
   local _, e = find(s, '^%d+', k)
@@ -204,7 +211,13 @@ local function is_invalid_number(s, i)
 end
 
 local function number_token(s, i)
-  local e = strtod_end(s, i)
+  -- the common case first: digits not followed by '.', an exponent or a hex 'x'
+  local _, e = find(s, '^-?%d+', i)
+  if e then
+    local after = byte(s, e + 1)
+    if after == 46 or after == 101 or after == 69 or after == 120 or after == 88 then e = nil end
+  end
+  e = e or strtod_end(s, i)
   if e < i then return T_ERROR, 'invalid number', i - 1, i end
   return T_NUMBER, tonumber(sub(s, i, e)), i - 1, e + 1
 end
@@ -270,8 +283,8 @@ end
 -- json_next_token: the token's type, value, 0-based index and the position after it.
 local function next_token(s, pos)
   local c = byte(s, pos) or 0
-  while c == 32 or c == 9 or c == 10 or c == 13 do
-    pos = pos + 1
+  if c == 32 or c == 9 or c == 10 or c == 13 then
+    pos = find(s, '[^ \t\n\r]', pos) or #s + 1
     c = byte(s, pos) or 0
   end
   local index = pos - 1
