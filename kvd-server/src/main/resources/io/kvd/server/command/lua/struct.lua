@@ -6,8 +6,8 @@ local support = ...
 local raise, argerror, checknumber, checkstring, optinteger =
   support.error, support.argerror, support.checknumber, support.checkstring, support.optinteger
 local unpack, tonumber, frexp = unpack, tonumber, math.frexp
-local select, error, floor, byte, char, sub, find, rep, concat, reverse, format =
-  select, error, math.floor, string.byte, string.char, string.sub, string.find, string.rep, table.concat,
+local select, floor, byte, char, sub, find, rep, concat, reverse, format =
+  select, math.floor, string.byte, string.char, string.sub, string.find, string.rep, table.concat,
   string.reverse, string.format
 local doublebytes, floatbytes, bytesdouble, bytesfloat, int64bytes =
   support.doublebytes, support.floatbytes, support.bytesdouble, support.bytesfloat, support.int64bytes
