@@ -6,25 +6,22 @@
 local support = ...
 local raise, argerror, checkstring, checkinteger, optinteger, toint32 =
   support.error, support.argerror, support.checkstring, support.checkinteger, support.optinteger, support.toint32
-local floatbytes, doublebytes, bytesfloat, bytesdouble, int64bytes, int64value =
-  support.floatbytes, support.doublebytes, support.bytesfloat, support.bytesdouble, support.int64bytes,
+local floatbytes, doublebytes, bytesfloat, bytesdouble, int64le, int64value =
+  support.floatbytes, support.doublebytes, support.bytesfloat, support.bytesdouble, support.int64le,
   support.int64value
-local type, select, next, error, floor, byte, char, sub, concat, unpack, format =
-  type, select, next, error, math.floor, string.byte, string.char, string.sub, table.concat, unpack, string.format
+local type, select, next, error, floor, byte, char, sub, concat, reverse, format =
+  type, select, next, error, math.floor, string.byte, string.char, string.sub, table.concat, string.reverse,
+  string.format
 local huge = math.huge
 
 local MAX_NESTING = 16
 -- Lua's limit on a C function's stack (LUAI_MAXCSTACK), which luaL_checkstack enforces.
 local MAXCSTACK = 8000
 
+-- v in [0, 2^32) as 2 or 4 bytes, most significant first.
 local function bigendian(v, bytes)
-  local out = {}
-  for i = bytes, 1, -1 do
-    local b = v % 256
-    out[i] = b
-    v = (v - b) / 256
-  end
-  return char(unpack(out, 1, bytes))
+  if bytes == 2 then return char(floor(v / 256), v % 256) end
+  return char(floor(v / 16777216), floor(v / 65536) % 256, floor(v / 256) % 256, v % 256)
 end
 
 local function encode_int(n)
@@ -33,14 +30,13 @@ local function encode_int(n)
     if n <= 0xff then return char(0xcc, n) end
     if n <= 0xffff then return char(0xcd) .. bigendian(n, 2) end
     if n <= 0xffffffff then return char(0xce) .. bigendian(n, 4) end
-    return char(0xcf) .. bigendian(n, 8)
+    return char(0xcf) .. reverse(int64le(n))
   end
   if n >= -32 then return char(n + 256) end
   if n >= -128 then return char(0xd0, n + 256) end
   if n >= -32768 then return char(0xd1) .. bigendian(n + 65536, 2) end
   if n >= -2147483648 then return char(0xd2) .. bigendian(n + 4294967296, 4) end
-  local b = int64bytes(n)
-  return char(0xd3, b[8], b[7], b[6], b[5], b[4], b[3], b[2], b[1])
+  return char(0xd3) .. reverse(int64le(n))
 end
 
 local function encode_double(d)

@@ -9,8 +9,8 @@ local unpack, tonumber, frexp = unpack, tonumber, math.frexp
 local select, floor, byte, char, sub, find, rep, concat, reverse, format =
   select, math.floor, string.byte, string.char, string.sub, string.find, string.rep, table.concat,
   string.reverse, string.format
-local doublebytes, floatbytes, bytesdouble, bytesfloat, int64bytes =
-  support.doublebytes, support.floatbytes, support.bytesdouble, support.bytesfloat, support.int64bytes
+local doublebytes, floatbytes, bytesdouble, bytesfloat, int64le =
+  support.doublebytes, support.floatbytes, support.bytesdouble, support.bytesfloat, support.int64le
 
 local MAXINTSIZE, MAXALIGN, INT_MAX = 32, 8, 2147483647
 local SIZES = {b = 1, B = 1, h = 2, H = 2, l = 8, L = 8, T = 8, f = 4, d = 8, x = 1}
@@ -98,10 +98,8 @@ local function integerbytes(n, size, little)
   else
     v = floor(n)
   end
-  local bytes = int64bytes(v)
-  local out = {}
-  for i = 1, size do out[i] = bytes[i] or 0 end
-  local s = char(unpack(out, 1, size))
+  local s = int64le(v)
+  if size < 8 then s = sub(s, 1, size) elseif size > 8 then s = s .. rep('\0', size - 8) end
   if little then return s end
   return reverse(s)
 end

@@ -199,27 +199,14 @@ function support.bytesfloat(s, i)
   return v
 end
 
--- The bytes of a 64-bit two's complement integer given as a double in [-2^63, 2^64), least
--- significant first, as a table of 8 numbers.
-function support.int64bytes(v)
-  local out = {}
-  if v >= 0 then
-    for i = 1, 8 do
-      local b = v % 256
-      out[i] = b
-      v = (v - b) / 256
-    end
-    return out
-  end
-  local u, carry = -v, 1
-  for i = 1, 8 do
-    local b = u % 256
-    u = (u - b) / 256
-    local x = 255 - b + carry
-    out[i] = x % 256
-    carry = floor(x / 256)
-  end
-  return out
+-- The 8 bytes, least significant first, of a 64-bit two's complement integer given as an
+-- integral double in [-2^63, 2^64): its two 32-bit halves are exact.
+function support.int64le(v)
+  local hi = floor(v / 4294967296)
+  local lo = v - hi * 4294967296
+  hi = hi % 4294967296
+  return char(lo % 256, floor(lo / 256) % 256, floor(lo / 65536) % 256, floor(lo / 16777216),
+    hi % 256, floor(hi / 256) % 256, floor(hi / 65536) % 256, floor(hi / 16777216))
 end
 
 -- The double nearest a signed 64-bit integer whose two 32-bit halves are given (hi as unsigned).
