@@ -254,7 +254,10 @@ local function unicode_escape(s, i)
 end
 
 local function string_token(s, start)
-  local parts, n, pos = {}, 0, start + 1
+  local pos = start + 1
+  local first = find(s, '[%z"\\]', pos)
+  if first and byte(s, first) == 34 then return T_STRING, sub(s, pos, first - 1), start - 1, first + 1 end
+  local parts, n = {}, 0
   while true do
     local e = find(s, '[%z"\\]', pos)
     if not e then return T_ERROR, 'unexpected end of string', #s, pos end
