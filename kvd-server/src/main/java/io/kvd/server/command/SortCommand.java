@@ -130,7 +130,7 @@ final class SortCommand {
         boolean badScore = false;
         if (!request.dontSort) {
             badScore = weigh(client, request, items);
-            items.sort(order(request));
+            sort(items, order(request), request.by != null && (start != 0 || end != items.size() - 1), start, end);
         }
         if (badScore) {
             throw new CommandError(BAD_SCORES);
@@ -143,6 +143,21 @@ final class SortCommand {
         } else {
             store(client, request, output);
         }
+    }
+
+    /**
+     * Redis's choice of sort: with BY and a LIMIT that leaves some elements out, its partial
+     * quicksort (whose order of equal weights differs); else glibc's qsort, a stable merge sort.
+     */
+    private static void sort(List<Item> items, Comparator<Item> order, boolean partial, long start, long end) {
+        if (!partial) {
+            items.sort(order);
+            return;
+        }
+        Item[] sorted = items.toArray(new Item[0]);
+        PartialQuicksort.sort(sorted, order, (int) start, (int) end);
+        items.clear();
+        items.addAll(Arrays.asList(sorted));
     }
 
     private static Request parse(Client client, byte[][] argv, boolean readOnly) {
@@ -271,7 +286,7 @@ final class SortCommand {
         } else {
             order = (a, b) -> strings.compare(a.element, b.element);
         }
-        // A stable sort, as glibc's qsort (a merge sort) is: equal weights keep the elements' order.
+        // Redis negates the comparison for DESC: equal weights stay equal.
         return request.desc ? order.reversed() : order;
     }
 
