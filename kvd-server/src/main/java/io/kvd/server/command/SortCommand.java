@@ -102,6 +102,9 @@ final class SortCommand {
             request.alpha = true;
             request.by = null;
         }
+        if (type == ValueType.ZSET) {
+            keyspace.zset(argv[1]).convertForSort();
+        }
         long size = type == null ? 0 : switch (type) {
             case LIST -> keyspace.list(argv[1]).size();
             case SET -> keyspace.set(argv[1]).size();

@@ -129,6 +129,20 @@ class SortCommandTest {
     }
 
     @Test
+    void sortingASortedSetMakesItASkipListQuietly() {
+        kvd.call("ZADD", "z", "1", "a");
+        kvd.server.commandLog().setEnabled(true);
+        kvd.logged();
+        kvd.call("WATCH", "z");
+        kvd.call("SORT", "z", "ALPHA");
+        assertThat(kvd.call("OBJECT", "ENCODING", "z")).isEqualTo(CommandFixture.bulk("skiplist"));
+        kvd.call("MULTI");
+        kvd.call("PING");
+        assertThat(kvd.call("EXEC")).isEqualTo("*1\r\n+PONG\r\n");
+        assertThat(kvd.logged()).isEmpty();
+    }
+
+    @Test
     void setsAreSortedByTheirMembersWhenStoredOrSortedForAScript() {
         kvd.call("SADD", "s", "pear", "apple", "fig");
         assertThat(kvd.call("SORT", "s", "BY", "nosort", "STORE", "d")).isEqualTo(integer(3));
