@@ -61,6 +61,11 @@ final class Scores {
      * or sets ERANGE: on overflow, and on underflow to zero or to an inexact subnormal.
      */
     static double parseSortWeight(byte[] arg) {
+        // Most weights are plain integers, which strtod and a long's conversion round alike.
+        Long integer = Args.toLong(arg);
+        if (integer != null) {
+            return integer;
+        }
         int end = 0;
         while (end < arg.length && arg[end] != 0) {
             end++;
