@@ -3,8 +3,8 @@ package io.kvd.server.command;
 import io.kvd.server.store.HashValue;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ListValue;
-import io.kvd.server.store.SetValue;
 import io.kvd.server.store.ValueType;
+import io.kvd.server.store.WrongTypeException;
 import io.kvd.server.store.ZSetValue;
 
 import java.util.ArrayList;
@@ -24,7 +24,6 @@ final class SortCommand {
     private static final String BAD_SCORES = "ERR One or more scores can't be converted into double";
     private static final String BY_IN_CLUSTER = "ERR BY option of SORT denied in Cluster mode.";
     private static final String GET_IN_CLUSTER = "ERR GET option of SORT denied in Cluster mode.";
-    private static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
     private static final byte[] EMPTY = {};
     private static final int[] SORT_KEY = {1};
 
@@ -94,7 +93,7 @@ final class SortCommand {
         Keyspace keyspace = client.keyspace();
         ValueType type = keyspace.type(argv[1]);
         if (type != null && type != ValueType.LIST && type != ValueType.SET && type != ValueType.ZSET) {
-            throw new CommandError(WRONGTYPE);
+            throw new WrongTypeException();
         }
         // As Redis: a set has no order of its own, so one stored or sorted for a script is sorted by its members.
         if (request.dontSort && type == ValueType.SET && (request.store != null || client.isScriptCaller())) {
@@ -226,15 +225,12 @@ final class SortCommand {
         return items;
     }
 
-    /** Every element of the collection: a list's in order, a sorted set's by rank. */
+    /** Every element of the collection: a list's in order, a set's in its table's, a sorted set's by rank. */
     private static List<Item> all(Keyspace keyspace, byte[] key, ValueType type) {
         List<Item> items = new ArrayList<>();
         switch (type) {
             case LIST -> keyspace.list(key).forEach(element -> items.add(new Item(element)));
-            case SET -> {
-                SetValue set = keyspace.set(key);
-                set.forEach(member -> items.add(new Item(member)));
-            }
+            case SET -> keyspace.set(key).forEach(member -> items.add(new Item(member)));
             default -> {
                 ZSetValue zset = keyspace.zset(key);
                 for (int rank = 0; rank < zset.size(); rank++) {
