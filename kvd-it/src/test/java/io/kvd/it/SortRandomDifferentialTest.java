@@ -40,6 +40,8 @@ class SortRandomDifferentialTest {
     private static final int SHOWN_BEFORE = 30;
     private static final String[] ELEMENTS = {"-3", "-1", "0", "1", "2", "3", "5", "10", "12", "1.5", "-0.25", "1e2",
             "a", "b", "B", "abc", "ab", "", "x y", "0x10"};
+    private static final String[] NUMBERS = {"-3", "-1", "0", "1", "2", "3", "5", "10", "12", "1.5", "-0.25", "1e2",
+            "0x10", " 7", "inf", "-inf", ""};
     private static final String[] INTEGERS = {"-3", "-1", "0", "1", "2", "3", "5", "10", "12", "100"};
     private static final String[] WEIGHTS = {"-2", "0", "1", "1", "3", "7", "2.5", "-1.5", "inf", "w", "v", "", " 4"};
     private static final String[] BY = {"w_*", "h_*->f", "h_*->g", "nosort", "missing_*", "w_*->f", "h_*"};
@@ -89,14 +91,19 @@ class SortRandomDifferentialTest {
         }
         String element = pickFrom(random, ELEMENTS);
         return switch (random.nextInt(10)) {
-            case 0 -> new String[] {random.nextBoolean() ? "RPUSH" : "LPUSH", random.nextBoolean() ? "L1" : "L2",
-                    element, pickFrom(random, ELEMENTS), pickFrom(random, ELEMENTS)};
+            // L1 holds numbers only, so that its numeric sorts succeed; L2 anything.
+            case 0 -> random.nextBoolean()
+                    ? new String[] {random.nextBoolean() ? "RPUSH" : "LPUSH", "L1", pickFrom(random, NUMBERS),
+                            pickFrom(random, NUMBERS), pickFrom(random, NUMBERS)}
+                    : new String[] {random.nextBoolean() ? "RPUSH" : "LPUSH", "L2", element,
+                            pickFrom(random, ELEMENTS), pickFrom(random, ELEMENTS)};
             case 1 -> new String[] {"LPOP", random.nextBoolean() ? "L1" : "L2"};
             case 2 -> new String[] {"SADD", "S1", pickFrom(random, INTEGERS), pickFrom(random, INTEGERS)};
             case 3 -> new String[] {random.nextBoolean() ? "SADD" : "SREM", "S2", element};
             case 4 -> random.nextInt(4) == 0 ? new String[] {"ZREM", "Z1", element}
                     : new String[] {"ZADD", "Z1", Integer.toString(random.nextInt(-5, 6)), element};
-            case 5 -> new String[] {"SET", "w_" + element, pickFrom(random, WEIGHTS)};
+            case 5 -> new String[] {"SET", "w_" + element,
+                    random.nextInt(4) == 0 ? pickFrom(random, WEIGHTS) : pickFrom(random, NUMBERS)};
             case 6 -> new String[] {"HSET", "h_" + element, random.nextBoolean() ? "f" : "g", pickFrom(random, WEIGHTS)};
             case 7 -> new String[] {"DEL", (random.nextBoolean() ? "w_" : "h_") + element};
             case 8 -> new String[] {"DEL", pickFrom(random, KEYS)};
