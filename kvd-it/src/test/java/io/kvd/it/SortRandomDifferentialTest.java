@@ -29,10 +29,10 @@ import static org.assertj.core.api.Assertions.fail;
  * and the writes that change them, each command sent to redis-server and to kvd: every reply is
  * the same, byte for byte.
  * <p>
- * Left out are the cases where Redis's order is its hash table's or its partial quicksort's, not
- * SORT's: a set of strings without sorting and without STORE, and ALPHA BY over a set or sorted
- * set (ties keep the table's order). Weights that
- * make strtod set ERANGE are left out too: Redis leaves errno set, which refuses later SORTs.
+ * Left out are the cases where Redis's order is its hash table's, not SORT's: a set of strings
+ * without sorting and without STORE, and ALPHA BY over a set or sorted set (ties keep the table's
+ * order). Weights that make strtod set ERANGE are left out too: Redis leaves errno set, which
+ * refuses later SORTs.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class SortRandomDifferentialTest {
