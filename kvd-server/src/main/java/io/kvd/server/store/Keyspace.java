@@ -246,6 +246,19 @@ public final class Keyspace {
         return storeCompact(id, key, encoding, tables.register(table));
     }
 
+    /**
+     * Puts {@code table} in place of live entry {@code id}'s compact value, the same members in
+     * another encoding, without counting a change or telling watchers: Redis's SORT converts a
+     * sorted set so, neither dirtying nor signalling the key.
+     */
+    void reencode(int id, Encoding encoding, Object table) {
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+        slab.setValue(id, tables.register(table));
+        slab.setTag(id, encoding.ordinal());
+    }
+
     /** Entry {@code id}'s table is about to change in place: counted, and a snapshot takes its contents first. */
     void beforeTableChange(int id) {
         databases.changes++;
