@@ -2,16 +2,16 @@ package io.kvd.server.command;
 
 import io.kvd.server.command.StringOptions.Expiry;
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.StringView;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
- * String commands (Redis's t_string.c). Values are byte arrays that other code may still hold
- * (a reply, the AOF buffer), so a command never changes a stored array in place: it stores a new one.
+ * String commands (Redis's t_string.c). Values read are copies; SETRANGE and APPEND write into the
+ * stored string in place instead ({@link Keyspace#editString}), so a large one is not copied per edit.
  */
 final class StringCommands {
     private static final byte[] EMPTY = {};
@@ -193,7 +193,7 @@ final class StringCommands {
     /** APPEND key value */
     static void append(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        StringView old = keyspace.read(argv[1]);
         byte[] value = argv[2];
         if (old == null) {
             // Redis's appendCommand stores the argument as SET would (int or embstr), not raw.
@@ -203,12 +203,12 @@ final class StringCommands {
             return;
         }
         // Only the result of appending is checked: the argument alone was within the limit.
-        checkLength(client, old.length, value.length);
-        byte[] joined = Arrays.copyOf(old, old.length + value.length);
-        System.arraycopy(value, 0, joined, old.length, value.length);
-        keyspace.putEdited(argv[1], joined);
+        int oldLength = old.length();
+        checkLength(client, oldLength, value.length);
+        StringView joined = keyspace.editString(argv[1], oldLength + value.length);
+        System.arraycopy(value, 0, joined.bytes(), joined.offset() + oldLength, value.length);
         client.events().notify(STRING, "append", argv[1], client.db());
-        client.reply().integer(joined.length);
+        client.reply().integer(joined.length());
     }
 
     /** STRLEN key */
@@ -249,21 +249,18 @@ final class StringCommands {
             throw new CommandError("ERR offset is out of range");
         }
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        StringView old = keyspace.read(argv[1]);
         byte[] patch = argv[3];
         if (patch.length == 0) {
             // Nothing to write: the length as it is, and no key created.
-            client.reply().integer(old == null ? 0 : old.length);
+            client.reply().integer(old == null ? 0 : old.length());
             return;
         }
         checkLength(client, offset, patch.length);
-        int end = (int) offset + patch.length;
-        byte[] base = old == null ? EMPTY : old;
-        byte[] value = Arrays.copyOf(base, Math.max(end, base.length));
-        System.arraycopy(patch, 0, value, (int) offset, patch.length);
-        keyspace.putEdited(argv[1], value);
+        StringView value = keyspace.editString(argv[1], (int) offset + patch.length);
+        System.arraycopy(patch, 0, value.bytes(), value.offset() + (int) offset, patch.length);
         client.events().notify(STRING, "setrange", argv[1], client.db());
-        client.reply().integer(value.length);
+        client.reply().integer(value.length());
     }
 
     /** Redis's checkStringLength: a string grown past proto-max-bulk-len (or past a long) is refused. */
