@@ -10,8 +10,9 @@ import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
- * String commands (Redis's t_string.c). Values read are copies; SETRANGE and APPEND write into the
- * stored string in place instead ({@link Keyspace#editString}), so a large one is not copied per edit.
+ * String commands (Redis's t_string.c). SETRANGE and APPEND write into the stored string in place
+ * ({@link Keyspace#editString}), and STRLEN and GETRANGE read it where it is ({@link Keyspace#read}),
+ * so none of them copies a large string whole.
  */
 final class StringCommands {
     private static final byte[] EMPTY = {};
@@ -213,21 +214,21 @@ final class StringCommands {
 
     /** STRLEN key */
     static void strlen(Client client, byte[][] argv) {
-        byte[] value = client.keyspace().get(argv[1]);
-        client.reply().integer(value == null ? 0 : value.length);
+        StringView value = client.keyspace().read(argv[1]);
+        client.reply().integer(value == null ? 0 : value.length());
     }
 
     /** GETRANGE key start end (also SUBSTR key start end) */
     static void getrange(Client client, byte[][] argv) {
         long start = Args.parseLong(argv[2]);
         long end = Args.parseLong(argv[3]);
-        byte[] value = client.keyspace().get(argv[1]);
+        StringView value = client.keyspace().read(argv[1]);
         // Redis's clamping: both negative and reversed is empty; negative counts from the end.
         if (value == null || (start < 0 && end < 0 && start > end)) {
             client.reply().bulk(EMPTY);
             return;
         }
-        int length = value.length;
+        int length = value.length();
         if (start < 0) {
             start = Math.max(length + start, 0);
         }
@@ -238,7 +239,7 @@ final class StringCommands {
         if (start > end || length == 0) {
             client.reply().bulk(EMPTY);
         } else {
-            client.reply().bulk(value, (int) start, (int) (end - start + 1));
+            client.reply().bulk(value.bytes(), value.offset() + (int) start, (int) (end - start + 1));
         }
     }
 
