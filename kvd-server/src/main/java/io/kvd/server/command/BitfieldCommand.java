@@ -57,8 +57,13 @@ final class BitfieldCommand {
         } else if (readOnly) {
             throw new CommandError("ERR BITFIELD_RO only supports the GET subcommand");
         } else {
+            long length = (farthestWrite >>> 3) + 1;
+            // Only with proto-max-bulk-len near its 2 GB maximum: a field there ends past what an array holds.
+            if (length > Integer.MAX_VALUE - 8) {
+                throw new CommandError("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+            }
             // As Redis's lookupStringForBitCommand: created or grown even if every write then fails.
-            value = keyspace.editString(argv[1], (int) (farthestWrite >>> 3) + 1);
+            value = keyspace.editString(argv[1], (int) length);
         }
         Reply reply = client.reply();
         reply.arrayHeader(operations.size());

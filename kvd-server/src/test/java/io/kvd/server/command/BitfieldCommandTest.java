@@ -151,6 +151,14 @@ class BitfieldCommandTest {
         assertThat(kvd.call("BITFIELD", "k", "GET", "u8", "#1048576")).isEqualTo(BAD_OFFSET);
     }
 
+    @Test
+    void aFieldEndingPastWhatAnArrayHoldsIsRefusedAtTheLargestProtoMaxBulkLen() {
+        kvd.config.set(Config.PROTO_MAX_BULK_LEN, "2147483647");
+        assertThat(kvd.call("BITFIELD", "k", "SET", "i64", "#268435455", "1"))
+                .isEqualTo("-ERR string exceeds maximum allowed size (proto-max-bulk-len)\r\n");
+        assertThat(kvd.call("EXISTS", "k")).isEqualTo(integer(0));
+    }
+
     // Errors: each before anything runs
 
     @Test
