@@ -195,7 +195,7 @@ final class BitmapCommands {
         if (length > 0) {
             byte[] result = not ? not(sources[0]) : combine(sources, length, operation);
             // As Redis's setKey: the destination is replaced whatever it held, without its TTL.
-            keyspace.rebuild(destination, () -> keyspace.putEdited(destination, result));
+            keyspace.rebuild(destination, () -> keyspace.putRaw(destination, result));
             client.events().notify(STRING, "set", destination, client.db());
         } else if (keyspace.remove(destination)) {
             client.events().notify(GENERIC, "del", destination, client.db());

@@ -340,11 +340,11 @@ public final class Keyspace {
     }
 
     /**
-     * APPEND and SETRANGE: sets a string grown or changed in place, keeping the key's deadline.
-     * Redis keeps such a string in its raw encoding whatever its length, and OBJECT ENCODING
-     * says so, so the entry is tagged.
+     * BITOP's result: sets a string built by the command, keeping the key's deadline. Redis
+     * stores such a string in its raw encoding whatever its length, and OBJECT ENCODING says
+     * so, so the entry is tagged.
      */
-    public void putEdited(byte[] key, byte[] value) {
+    public void putRaw(byte[] key, byte[] value) {
         databases.changes++;
         slab.setTag(store(key, value), Encoding.STRING_RAW.ordinal());
     }
