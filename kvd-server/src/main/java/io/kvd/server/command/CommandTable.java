@@ -95,6 +95,8 @@ public final class CommandTable {
             command("bitcount", -2, flags(READONLY), 1, 1, 1, BitmapCommands::bitcount),
             command("bitpos", -3, flags(READONLY), 1, 1, 1, BitmapCommands::bitpos),
             command("bitop", -4, flags(WRITE, DENYOOM), 2, -1, 1, BitmapCommands::bitop),
+            command("bitfield", -2, flags(WRITE, DENYOOM), 1, 1, 1, BitfieldCommand::bitfield),
+            command("bitfield_ro", -2, flags(READONLY, FAST), 1, 1, 1, BitfieldCommand::bitfieldReadOnly),
 
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),

@@ -28,7 +28,8 @@ public final class CommandVocabulary {
             "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\",
             "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE",
             "SORT", "SORT_RO", "BY", "ALPHA", "ASC", "DESC", "STORE", "#", "nosort", "k*", "k*->f",
-            "LCS", "LEN", "IDX", "MINMATCHLEN", "WITHMATCHLEN"};
+            "LCS", "LEN", "IDX", "MINMATCHLEN", "WITHMATCHLEN",
+            "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1"};
 
     /**
      * The words a client may send to a shared server without stopping it, locking others out or
