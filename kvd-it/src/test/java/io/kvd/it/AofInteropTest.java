@@ -279,6 +279,74 @@ class AofInteropTest {
         }
     }
 
+    /** Two libraries of one function each (Redis lists a library's functions in hash-table order). */
+    private static final String COUNTER = "#!lua name=counter\nredis.register_function('bump', function(keys, args)"
+            + " redis.call('set', keys[1] .. ':last', args[1]) return redis.call('incrby', keys[1], args[1]) end)";
+    private static final String READER = "#!lua name=reader\nredis.register_function{function_name='peek',"
+            + " callback=function(keys) return redis.call('get', keys[1]) end, flags={'no-writes'}}";
+
+    @Test
+    void functionsSurviveARestartAndARewriteAndLoadInRedisServer() throws Exception {
+        Tools.require("redis-server");
+        Path kvdDir = WorkDir.create("kvd-aof");
+        String expected;
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            c.call("FUNCTION", "LOAD", "#!lua name=gone\nredis.register_function('gone', function() return 1 end)");
+            c.call("FUNCTION", "LOAD", COUNTER.replace("'bump'", "'old'"));
+            c.call("FUNCTION", "LOAD", "REPLACE", COUNTER);
+            c.call("FUNCTION", "LOAD", READER);
+            c.call("FUNCTION", "DELETE", "gone");
+            assertThat(c.call("FCALL", "bump", "1", "n", "5")).isEqualTo(":5\r\n");
+            expected = functionsAndData(c);
+        }
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(functionsAndData(c)).isEqualTo(expected);
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
+            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> call(c, "INFO", "persistence").contains("aof_rewrites:1\r\n") ? true : null);
+        }
+        assertThat(Files.readString(kvdDir.resolve("appendonly.aof")))
+                .startsWith("*3\r\n$8\r\nFUNCTION\r\n$4\r\nLOAD\r\n$" + COUNTER.length() + "\r\n" + COUNTER + "\r\n")
+                .doesNotContain("gone");
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(functionsAndData(c)).isEqualTo(expected);
+        }
+        Path redisDir = WorkDir.create("redis-aof");
+        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no"); RespConnection c = RespConnection.open(redis.port())) {
+            assertThat(functionsAndData(c)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void kvdLoadsTheFunctionsRedisServerLogged() throws Exception {
+        Tools.require("redis-server");
+        Path redisDir = WorkDir.create("redis-aof");
+        String expected;
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
+                "--aof-use-rdb-preamble", "no", "--appendfsync", "always");
+             RespConnection c = RespConnection.open(redis.port())) {
+            c.call("FUNCTION", "LOAD", "#!lua name=gone\nredis.register_function('gone', function() return 1 end)");
+            c.call("FUNCTION", "LOAD", COUNTER);
+            c.call("FUNCTION", "LOAD", "REPLACE", READER);
+            c.call("FUNCTION", "DELETE", "gone");
+            c.call("FCALL", "bump", "1", "n", "5");
+            expected = functionsAndData(c);
+        }
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Files.write(kvdDir.resolve("appendonly.aof"), concatenatedAof(redisDir.resolve("appendonlydir")));
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(functionsAndData(c)).isEqualTo(expected);
+        }
+    }
+
+    private static String functionsAndData(RespConnection c) throws IOException {
+        return c.call("FUNCTION", "LIST", "LIBRARYNAME", "counter", "WITHCODE")
+                + c.call("FUNCTION", "LIST", "LIBRARYNAME", "reader", "WITHCODE")
+                + c.call("FUNCTION", "LIST", "LIBRARYNAME", "gone") + c.call("FCALL_RO", "peek", "1", "n")
+                + c.call("GET", "n:last");
+    }
+
     private static String servedContents(RespConnection c) throws IOException {
         return c.call("LRANGE", "q", "0", "-1") + c.call("LRANGE", "moved", "0", "-1")
                 + c.call("ZRANGE", "z", "0", "-1", "WITHSCORES");

@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -81,6 +82,8 @@ final class AofRewrite {
     private static final byte[] SADD = {'S', 'A', 'D', 'D'};
     private static final byte[] RPUSH = {'R', 'P', 'U', 'S', 'H'};
     private static final byte[] ZADD = {'Z', 'A', 'D', 'D'};
+    private static final byte[] FUNCTION = {'F', 'U', 'N', 'C', 'T', 'I', 'O', 'N'};
+    private static final byte[] LOAD = {'L', 'O', 'A', 'D'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
     private static final byte[] XADD = {'X', 'A', 'D', 'D'};
     private static final byte[] XSETID = {'X', 'S', 'E', 'T', 'I', 'D'};
@@ -133,8 +136,8 @@ final class AofRewrite {
     private long longestStepNanos;
     private long longestStepCpuNanos;
 
-    private AofRewrite(Path file, FileChannel out, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
-                       ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+    private AofRewrite(Path file, FileChannel out, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
+                       int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
         this.file = file;
         this.temp = tempFile(file);
         this.out = out;
@@ -148,6 +151,10 @@ final class AofRewrite {
             t.setDaemon(true);
             return t;
         });
+        // As Redis 7.0's rewriteFunctions: the libraries first, so replay loads them before any data.
+        for (byte[] code : libraries) {
+            RespWriter.writeCommand(chunk, FUNCTION, LOAD, code);
+        }
         this.snapshot = databases.startSnapshot(ITEMS_PER_COMMAND, new KeyspaceSnapshot.Sink() {
             @Override
             public void string(int db, byte[] key, byte[] value, long deadline) {
@@ -190,15 +197,17 @@ final class AofRewrite {
      * Starts rewriting {@code file} from {@code keyspace}; {@code onEnd} is called on the loop
      * with true once the new file replaced the old one, false if the rewrite failed.
      *
+     * @param libraries the code of each function library, written as FUNCTION LOAD records first
      * @param aof the open AOF, or null when appendonly is off
      * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
      * @throws IOException if the temporary file cannot be created
      */
-    static AofRewrite start(Path file, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
-                            ScheduledExecutorService loop, Consumer<Boolean> onEnd) throws IOException {
+    static AofRewrite start(Path file, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
+                            int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd)
+            throws IOException {
         FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(file, out, databases, aof, recordsBeforeStart, loop, onEnd);
+        AofRewrite rewrite = new AofRewrite(file, out, databases, libraries, aof, recordsBeforeStart, loop, onEnd);
         if (aof != null) {
             aof.copyWritesTo(rewrite);
         }

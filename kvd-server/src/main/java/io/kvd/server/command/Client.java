@@ -64,6 +64,8 @@ public final class Client {
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
     private boolean replayingAof;
+    /** The client of {@link #forScripts}. */
+    private boolean scriptCaller;
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
     private PubSub.Subscriptions subscriptions;
 
@@ -91,7 +93,13 @@ public final class Client {
         Client client = new Client(server, allocator, null, 0);
         client.authenticated = true;
         client.denyBlocking = true;
+        client.scriptCaller = true;
         return client;
+    }
+
+    /** True for the client a script's commands run as (Redis's CLIENT_SCRIPT). */
+    boolean isScriptCaller() {
+        return scriptCaller;
     }
 
     public long id() {
@@ -273,10 +281,6 @@ public final class Client {
         return replayingAof;
     }
 
-    /** The client scripts run their commands as (Redis's CLIENT_LUA). */
-    boolean isScriptCaller() {
-        return connection == null;
-    }
 
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
     boolean mayBlock() {

@@ -29,7 +29,8 @@ public final class CommandTable {
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
             "pubsub", PubSubCommands.SUBCOMMANDS,
-            "script", ScriptingCommands.SUBCOMMANDS, "xinfo", StreamCommands.XINFO);
+            "script", ScriptingCommands.SUBCOMMANDS, "function", FunctionCommands.SUBCOMMANDS,
+            "xinfo", StreamCommands.XINFO);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -64,6 +65,9 @@ public final class CommandTable {
             command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
             command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
+            command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
+            command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -87,6 +91,7 @@ public final class CommandTable {
             command("incrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrby),
             command("decrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::decrby),
             command("incrbyfloat", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrbyfloat),
+            command("lcs", -3, flags(READONLY), 1, 2, 1, LcsCommand::lcs),
 
             // bitmaps
             command("setbit", 4, flags(WRITE, DENYOOM), 1, 1, 1, BitmapCommands::setbit),
@@ -94,6 +99,8 @@ public final class CommandTable {
             command("bitcount", -2, flags(READONLY), 1, 1, 1, BitmapCommands::bitcount),
             command("bitpos", -3, flags(READONLY), 1, 1, 1, BitmapCommands::bitpos),
             command("bitop", -4, flags(WRITE, DENYOOM), 2, -1, 1, BitmapCommands::bitop),
+            command("bitfield", -2, flags(WRITE, DENYOOM), 1, 1, 1, BitfieldCommand::bitfield),
+            command("bitfield_ro", -2, flags(READONLY, FAST), 1, 1, 1, BitfieldCommand::bitfieldReadOnly),
 
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),
@@ -203,6 +210,9 @@ public final class CommandTable {
             command("xsetid", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xsetid),
             command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
             command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
+            // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
+            command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
+            command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
@@ -406,7 +416,7 @@ public final class CommandTable {
     private static void announceMisses(Client client, Command command, byte[][] argv) {
         int[] positions;
         switch (command.name()) {
-            case "getex", "copy" -> positions = new int[] {1};
+            case "getex", "copy", "sort" -> positions = new int[] {1};
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "zrangestore" -> positions = new int[] {2};
             case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
@@ -486,28 +496,32 @@ public final class CommandTable {
         for (Transaction.Queued queued : transaction.queued()) {
             Command command = queued.command();
             byte[][] argv = queued.argv();
-            if (command.firstKey() > 0) {
+            if (command.movableKeys() != null) {
+                for (int position : command.movableKeys().positions(argv)) {
+                    keys.add(argv[position]);
+                }
+            } else if (command.firstKey() > 0) {
                 int last = command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey();
                 for (int i = command.firstKey(); i <= last; i += command.step()) {
                     keys.add(argv[i]);
-                }
-            } else if (command.movableKeys() != null) {
-                for (int position : command.movableKeys().positions(argv)) {
-                    keys.add(argv[position]);
                 }
             }
         }
         return keys.isEmpty() ? null : cluster.redirection(keys.toArray(new byte[0][]), 0, -1, 1);
     }
 
-    /** The slot check's error for the command's keys, at fixed positions or found in the request; null if served here. */
+    /**
+     * The slot check's error for the command's keys, found in the request (as Redis's getkeys_proc
+     * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
+     * served here.
+     */
     private static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
-        if (command.firstKey() > 0) {
-            // SUNSUBSCRIBE without arguments names no shard channel.
-            return argv.length > command.firstKey()
-                    ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
+        if (command.movableKeys() != null) {
+            return cluster.redirection(argv, command.movableKeys().positions(argv));
         }
-        return command.movableKeys() == null ? null : cluster.redirection(argv, command.movableKeys().positions(argv));
+        // SUNSUBSCRIBE without arguments names no shard channel.
+        return command.firstKey() > 0 && argv.length > command.firstKey()
+                ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
     }
 
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */
