@@ -52,13 +52,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(ServerLogsOnFailure.class)
 class RedissonTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    /** Short leases and TTLs that the tests wait out by polling, never by sleeping. */
-    private static final long SHORT_MS = 300;
+    /**
+     * Leases and TTLs that the tests wait out by polling, never by sleeping; long enough that a
+     * busy machine does not let them expire before the assertions that they are still there.
+     */
+    private static final long SHORT_MS = 1_000;
 
     enum Server { KVD, REDIS_SERVER }
 
     private static final Map<Server, AutoCloseable> PROCESSES = new EnumMap<>(Server.class);
     private static final Map<Server, RedissonClient> CLIENTS = new EnumMap<>(Server.class);
+    /** Another application: its own connections, its own pub/sub connection, its own client id. */
+    private static final Map<Server, RedissonClient> SECOND_CLIENTS = new EnumMap<>(Server.class);
     private static final Map<Server, Integer> PORTS = new EnumMap<>(Server.class);
     /** Lock owners are (client, thread): a second thread plays the competing client. */
     private static final ExecutorService OTHER_THREAD = Executors.newSingleThreadExecutor();
@@ -80,19 +85,29 @@ class RedissonTest {
             port = redis.port();
         }
         PORTS.put(server, port);
+        client = connect(port);
+        CLIENTS.put(server, client);
+        return client;
+    }
+
+    private static synchronized RedissonClient secondRedisson(Server server) {
+        int port = PORTS.get(server);
+        return SECOND_CLIENTS.computeIfAbsent(server, s -> connect(port));
+    }
+
+    private static RedissonClient connect(int port) {
         Config config = new Config().setCodec(StringCodec.INSTANCE);
         config.useSingleServer().setAddress("redis://127.0.0.1:" + port)
                 .setConnectionMinimumIdleSize(1).setConnectionPoolSize(4)
                 .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionConnectionPoolSize(2);
-        client = Redisson.create(config);
-        CLIENTS.put(server, client);
-        return client;
+        return Redisson.create(config);
     }
 
     @AfterAll
     static void shutdown() throws Exception {
         OTHER_THREAD.shutdownNow();
         try {
+            SECOND_CLIENTS.values().forEach(RedissonClient::shutdown);
             CLIENTS.values().forEach(RedissonClient::shutdown);
         } finally {
             for (AutoCloseable process : PROCESSES.values()) {
@@ -136,11 +151,13 @@ class RedissonTest {
     /** The waiter subscribes to the lock's channel and wakes on the message unlock publishes. */
     @ParameterizedTest
     @EnumSource(Server.class)
-    void waiterOnAnotherThreadGetsTheLockWhenItIsUnlocked(Server server) {
+    void waiterInAnotherClientGetsTheLockWhenItIsUnlocked(Server server) {
         RLock lock = redisson(server).getLock("lock:contended");
+        RLock otherClientsLock = secondRedisson(server).getLock("lock:contended");
         lock.lock();
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(
-                () -> tryLock(lock, TIMEOUT.toMillis()) && lock.isHeldByCurrentThread() && unlock(lock), OTHER_THREAD);
+        assertThat(onOtherThread(() -> tryLock(otherClientsLock, 0))).isFalse();
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> tryLock(otherClientsLock, TIMEOUT.toMillis())
+                && otherClientsLock.isHeldByCurrentThread() && unlock(otherClientsLock), OTHER_THREAD);
 
         Poll.until(TIMEOUT, "the waiter to subscribe", () ->
                 subscribers(server, "redisson_lock__channel:{lock:contended}") == 1 ? true : null);
@@ -264,6 +281,17 @@ class RedissonTest {
         assertThat(limiter.tryAcquire()).isFalse();
         assertThat(limiter.availablePermits()).isZero();
         assertThat(limiter.getConfig().getRate()).isEqualTo(3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Server.class)
+    void rateLimiterGrantsPermitsAgainInTheNextWindow(Server server) {
+        RRateLimiter limiter = redisson(server).getRateLimiter("limiter:short");
+        assertThat(limiter.trySetRate(RateType.OVERALL, 2, Duration.ofMillis(SHORT_MS))).isTrue();
+        assertThat(limiter.tryAcquire(2)).isTrue();
+        assertThat(limiter.tryAcquire()).isFalse();
+        Poll.until(TIMEOUT, "the next window", () -> limiter.tryAcquire(2) ? true : null);
+        assertThat(limiter.tryAcquire()).isFalse();
     }
 
     @ParameterizedTest
