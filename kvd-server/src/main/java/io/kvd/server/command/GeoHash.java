@@ -215,8 +215,8 @@ final class GeoHash {
         double height = shape.conversion() * (shape.box() ? shape.height() / 2 : shape.radius());
         double width = shape.conversion() * (shape.box() ? shape.width() / 2 : shape.radius());
         double latDelta = radDeg(height / EARTH_RADIUS_IN_METERS);
-        double longDeltaTop = radDeg(width / EARTH_RADIUS_IN_METERS / StrictMath.cos(degRad(latitude + latDelta)));
-        double longDeltaBottom = radDeg(width / EARTH_RADIUS_IN_METERS / StrictMath.cos(degRad(latitude - latDelta)));
+        double longDeltaTop = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude + latDelta)));
+        double longDeltaBottom = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude - latDelta)));
         boolean southern = latitude < 0;
         return new double[] {
                 southern ? longitude - longDeltaBottom : longitude - longDeltaTop,
@@ -276,10 +276,10 @@ final class GeoHash {
         double lon1r = degRad(lon1d);
         double lat2r = degRad(lat2d);
         double lon2r = degRad(lon2d);
-        double u = StrictMath.sin((lat2r - lat1r) / 2);
-        double v = StrictMath.sin((lon2r - lon1r) / 2);
+        double u = Math.sin((lat2r - lat1r) / 2);
+        double v = Math.sin((lon2r - lon1r) / 2);
         return 2.0 * EARTH_RADIUS_IN_METERS
-                * StrictMath.asin(Math.sqrt(u * u + StrictMath.cos(lat1r) * StrictMath.cos(lat2r) * v * v));
+                * CorrectlyRoundedMath.asin(Math.sqrt(u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v));
     }
 
     /**
