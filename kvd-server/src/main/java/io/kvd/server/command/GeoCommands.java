@@ -400,20 +400,18 @@ final class GeoCommands {
     /** geoGetPointsInRange: the members scoring {@code [min, max)} whose position is inside the shape. */
     private static void pointsInRange(ZSetValue zset, double min, double max, GeoHash.Shape shape, List<Point> points,
                                       long limit) {
-        for (int rank = zset.countBelow(min, false), size = zset.size(); rank < size; rank++) {
-            double score = zset.scoreAt(rank);
+        zset.walkFrom(min, visit -> {
+            double score = visit.score();
             if (!(score < max)) {
-                break;
+                return false;
             }
             double[] position = GeoHash.decode(score);
             double distance = GeoHash.distanceIfWithin(shape, position[0], position[1]);
             if (!Double.isNaN(distance)) {
-                points.add(new Point(zset.memberAt(rank), score, position[0], position[1], distance));
+                points.add(new Point(visit.member(), score, position[0], position[1], distance));
             }
-            if (reachedLimit(points, limit)) {
-                break;
-            }
-        }
+            return !reachedLimit(points, limit);
+        });
     }
 
     private static boolean reachedLimit(List<Point> points, long limit) {
