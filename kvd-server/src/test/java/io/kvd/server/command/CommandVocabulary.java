@@ -26,7 +26,11 @@ public final class CommandVocabulary {
             "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
             "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
             "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\",
-            "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE"};
+            "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE",
+            "GEOADD", "GEOPOS", "GEODIST", "GEOHASH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS",
+            "GEORADIUSBYMEMBER", "GEORADIUS_RO", "FROMMEMBER", "FROMLONLAT", "BYRADIUS", "BYBOX", "WITHDIST",
+            "WITHCOORD", "WITHHASH", "STORE", "STOREDIST", "ASC", "DESC", "ANY", "km", "m", "180",
+            "85.05112878", "1e30"};
 
     /**
      * The words a client may send to a shared server without stopping it, locking others out or
