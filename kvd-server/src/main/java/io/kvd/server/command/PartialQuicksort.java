@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -11,19 +12,44 @@ import java.util.List;
  * with COUNT below the points found).
  */
 final class PartialQuicksort {
+    private static final int[] NONE = {};
+
     private PartialQuicksort() {
     }
 
     /** Sorts {@code list} enough that positions {@code lrange} to {@code rrange} (inclusive) hold their sorted elements. */
     static <T> void sort(List<T> list, Comparator<? super T> cmp, int lrange, int rrange) {
-        sort(list, 0, list.size(), cmp, lrange, rrange);
+        // The partitions left to sort, as (start, length) pairs: Redis recurses into the left one and
+        // loops on the right; they are disjoint, so a heap stack gives the same result without a
+        // recursion as deep as the input is hostile.
+        int[] pending = {0, list.size()};
+        int depth = 1;
+        while (depth > 0) {
+            depth--;
+            int base = pending[2 * depth];
+            int n = pending[2 * depth + 1];
+            int[] left = partition(list, base, n, cmp, lrange, rrange);
+            for (int i = 0; i < left.length; i += 2) {
+                if (2 * depth + 2 > pending.length) {
+                    pending = Arrays.copyOf(pending, pending.length * 2);
+                }
+                pending[2 * depth] = left[i];
+                pending[2 * depth + 1] = left[i + 1];
+                depth++;
+            }
+        }
     }
 
-    private static <T> void sort(List<T> a, int base, int n, Comparator<? super T> cmp, int lrange, int rrange) {
+    /**
+     * One call of Redis's _pqsort on {@code [base, base + n)}, looping on the right part as it does;
+     * returns the left parts it would recurse into, as (start, length) pairs.
+     */
+    private static <T> int[] partition(List<T> a, int base, int n, Comparator<? super T> cmp, int lrange, int rrange) {
+        int[] left = NONE;
         while (true) {
             if (n < 7) {
                 insertionSort(a, base, n, cmp);
-                return;
+                return left;
             }
             int pm = base + n / 2;
             if (n > 7) {
@@ -72,7 +98,7 @@ final class PartialQuicksort {
             // Nothing moved: the partition was nearly sorted, insertion sort finishes it.
             if (!swapped) {
                 insertionSort(a, base, n, cmp);
-                return;
+                return left;
             }
             int pn = base + n;
             int r = Math.min(pa - base, pb - pa);
@@ -80,18 +106,25 @@ final class PartialQuicksort {
             r = Math.min(pd - pc, pn - pd - 1);
             swapRanges(a, pb, pn - r, r);
             if ((r = pb - pa) > 1 && overlaps(base, r, lrange, rrange)) {
-                sort(a, base, r, cmp, lrange, rrange);
+                left = left.length == 0 ? new int[] {base, r} : append(left, base, r);
             }
             r = pd - pc;
             if (r <= 1) {
-                return;
+                return left;
             }
             base = pn - r;
             n = r;
             if (!overlaps(base, n, lrange, rrange)) {
-                return;
+                return left;
             }
         }
+    }
+
+    private static int[] append(int[] parts, int start, int length) {
+        int[] grown = Arrays.copyOf(parts, parts.length + 2);
+        grown[parts.length] = start;
+        grown[parts.length + 1] = length;
+        return grown;
     }
 
     /** Whether the partition {@code [start, start + count)} is not wholly before or after the wanted positions. */
