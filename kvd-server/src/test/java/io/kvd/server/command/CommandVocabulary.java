@@ -29,7 +29,10 @@ public final class CommandVocabulary {
             "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE",
             "SORT", "SORT_RO", "BY", "ALPHA", "ASC", "DESC", "STORE", "#", "nosort", "k*", "k*->f",
             "LCS", "LEN", "IDX", "MINMATCHLEN", "WITHMATCHLEN",
-            "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1"};
+            "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1",
+            "GEOADD", "GEOPOS", "GEODIST", "GEOHASH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS",
+            "GEORADIUSBYMEMBER", "GEORADIUS_RO", "FROMMEMBER", "FROMLONLAT", "BYRADIUS", "BYBOX", "WITHDIST",
+            "WITHCOORD", "WITHHASH", "STOREDIST", "ANY", "km", "m", "180", "85.05112878", "1e30"};
 
     /**
      * The words a client may send to a shared server without stopping it, locking others out or
