@@ -47,6 +47,7 @@ public final class Config {
     public static final String LIST_COMPRESS_DEPTH = "list-compress-depth";
     public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
     public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
+    public static final String HLL_SPARSE_MAX_BYTES = "hll-sparse-max-bytes";
     public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
@@ -105,6 +106,7 @@ public final class Config {
         define(new Directive(LIST_COMPRESS_DEPTH, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -414,6 +416,7 @@ public final class Config {
         encodingLimits.setListMaxListpackSize(Integer.parseInt(values.get(LIST_MAX_LISTPACK_SIZE)));
         encodingLimits.setZsetMaxListpackEntries(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_ENTRIES)));
         encodingLimits.setZsetMaxListpackValue(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_VALUE)));
+        encodingLimits.setHllSparseMaxBytes(Long.parseLong(values.get(HLL_SPARSE_MAX_BYTES)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));

@@ -12,6 +12,7 @@ public final class EncodingLimits {
     private int listMaxListpackSize = -2;
     private int zsetMaxListpackEntries = 128;
     private int zsetMaxListpackValue = 64;
+    private long hllSparseMaxBytes = 3000;
 
     public int hashMaxListpackEntries() {
         return hashMaxListpackEntries;
@@ -60,5 +61,14 @@ public final class EncodingLimits {
 
     public void setZsetMaxListpackValue(int bytes) {
         this.zsetMaxListpackValue = bytes;
+    }
+
+    /** Redis's hll-sparse-max-bytes: a sparse HyperLogLog that would grow past this many bytes (header included) turns dense. */
+    public long hllSparseMaxBytes() {
+        return hllSparseMaxBytes;
+    }
+
+    public void setHllSparseMaxBytes(long bytes) {
+        this.hllSparseMaxBytes = bytes;
     }
 }
