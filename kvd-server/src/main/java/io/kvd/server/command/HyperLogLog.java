@@ -13,7 +13,8 @@ import java.util.Arrays;
  * and VAL (1vvvvvxx: 1-4 registers of value 1-32). A sparse HLL turns dense once it would pass
  * hll-sparse-max-bytes or needs a value above 32.
  * <p>
- * One instance is one command's working copy: {@link #bytes} may hold spare room past
+ * One instance is either a read-only view of a string where the keyspace stores it, from
+ * {@link #start}, or one command's working copy, which starts at 0 and may hold spare room past
  * {@link #length} for a growing sparse form; {@link #toValue} gives the string to store.
  */
 final class HyperLogLog {
@@ -43,12 +44,15 @@ final class HyperLogLog {
     private static final VarHandle LITTLE_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private byte[] bytes;
+    /** Where the string starts in {@link #bytes}. */
+    private int start;
     private int length;
     /** The opcodes replacing a split one (at most XZERO-VAL-XZERO), reused across one command's edits. */
     private final byte[] sequence = new byte[5];
 
-    private HyperLogLog(byte[] bytes, int length) {
+    private HyperLogLog(byte[] bytes, int start, int length) {
         this.bytes = bytes;
+        this.start = start;
         this.length = length;
     }
 
@@ -58,30 +62,36 @@ final class HyperLogLog {
         writeMagic(bytes);
         bytes[ENCODING_OFFSET] = SPARSE;
         setXzero(bytes, HEADER_SIZE, REGISTERS);
-        return new HyperLogLog(bytes, bytes.length);
+        return new HyperLogLog(bytes, 0, bytes.length);
     }
 
     /** A dense HLL of all-zero registers (PFSELFTEST's). */
     static HyperLogLog emptyDense() {
         byte[] bytes = new byte[DENSE_SIZE];
         writeMagic(bytes);
-        return new HyperLogLog(bytes, bytes.length);
+        return new HyperLogLog(bytes, 0, bytes.length);
+    }
+
+    /** {@link #of(byte[], int, int)} of a whole array: a copy this instance may edit. */
+    static HyperLogLog of(byte[] value) {
+        return of(value, 0, value.length);
     }
 
     /**
-     * Redis's isHLLObjectOrReply: the string (a copy this instance may edit) if its header is an
-     * HLL's and a dense one has the exact size, else null. The sparse opcodes are checked as they
-     * are read.
+     * Redis's isHLLObjectOrReply: the string of {@code length} bytes from {@code start} if its
+     * header is an HLL's and a dense one has the exact size, else null. The sparse opcodes are
+     * checked as they are read.
      */
-    static HyperLogLog of(byte[] value) {
-        if (value.length < HEADER_SIZE || value[0] != 'H' || value[1] != 'Y' || value[2] != 'L' || value[3] != 'L') {
+    static HyperLogLog of(byte[] bytes, int start, int length) {
+        if (length < HEADER_SIZE || bytes[start] != 'H' || bytes[start + 1] != 'Y' || bytes[start + 2] != 'L'
+                || bytes[start + 3] != 'L') {
             return null;
         }
-        int encoding = value[ENCODING_OFFSET] & 0xFF;
-        if (encoding > SPARSE || encoding == DENSE && value.length != DENSE_SIZE) {
+        int encoding = bytes[start + ENCODING_OFFSET] & 0xFF;
+        if (encoding > SPARSE || encoding == DENSE && length != DENSE_SIZE) {
             return null;
         }
-        return new HyperLogLog(value, value.length);
+        return new HyperLogLog(bytes, start, length);
     }
 
     private static void writeMagic(byte[] bytes) {
@@ -92,28 +102,28 @@ final class HyperLogLog {
     }
 
     int encoding() {
-        return bytes[ENCODING_OFFSET];
+        return bytes[start + ENCODING_OFFSET];
     }
 
-    /** The string to store: the bytes up to {@link #length}, shared when there is no spare room. */
+    /** The string to store: shared when it is the whole array. */
     byte[] toValue() {
-        return bytes.length == length ? bytes : Arrays.copyOf(bytes, length);
+        return start == 0 && bytes.length == length ? bytes : Arrays.copyOfRange(bytes, start, start + length);
     }
 
     boolean isCacheValid() {
-        return (bytes[CARD_OFFSET + 7] & 0x80) == 0;
+        return (bytes[start + CARD_OFFSET + 7] & 0x80) == 0;
     }
 
     void invalidateCache() {
-        bytes[CARD_OFFSET + 7] |= (byte) 0x80;
+        bytes[start + CARD_OFFSET + 7] |= (byte) 0x80;
     }
 
     long cachedCardinality() {
-        return (long) LITTLE_LONGS.get(bytes, CARD_OFFSET);
+        return (long) LITTLE_LONGS.get(bytes, start + CARD_OFFSET);
     }
 
     void cacheCardinality(long cardinality) {
-        LITTLE_LONGS.set(bytes, CARD_OFFSET, cardinality);
+        LITTLE_LONGS.set(bytes, start + CARD_OFFSET, cardinality);
     }
 
     // Hashing
@@ -150,15 +160,34 @@ final class HyperLogLog {
      */
     int add(byte[] element, long sparseMaxBytes) {
         long hash = murmurHash64A(element, 0, element.length);
-        int index = (int) (hash & (REGISTERS - 1));
-        // The zeros after the index bits, plus the closing one; the bit at Q bounds the run.
-        int count = Long.numberOfTrailingZeros((hash >>> P) | (1L << Q)) + 1;
-        return set(index, count, sparseMaxBytes);
+        return set(index(hash), runLength(hash), sparseMaxBytes);
+    }
+
+    /**
+     * True if adding the element would change the HLL (or find it corrupted), read without
+     * writing: PFADD's look before it copies the string.
+     */
+    boolean wouldChange(byte[] element) {
+        long hash = murmurHash64A(element, 0, element.length);
+        int index = index(hash);
+        int current = encoding() == DENSE ? denseGet(bytes, start + HEADER_SIZE, index) : sparseGet(index);
+        return runLength(hash) > current;
+    }
+
+    /** The register an element's hash picks: its low P bits. */
+    private static int index(long hash) {
+        return (int) (hash & (REGISTERS - 1));
+    }
+
+    /** The zeros after the index bits, plus the closing one; the bit at Q bounds the run. */
+    private static int runLength(long hash) {
+        return Long.numberOfTrailingZeros((hash >>> P) | (1L << Q)) + 1;
     }
 
     /** Raises register {@code index} to {@code count} if lower: 1 if it changed, 0 if not, -1 if corrupted. */
     int set(int index, int count, long sparseMaxBytes) {
-        return encoding() == DENSE ? denseSet(bytes, index, count) : sparseSet(index, count, sparseMaxBytes);
+        return encoding() == DENSE
+                ? denseSet(bytes, start + HEADER_SIZE, index, count) : sparseSet(index, count, sparseMaxBytes);
     }
 
     /** The eight bytes of {@code value}, least significant first, at the start of {@code bytes}. */
@@ -168,18 +197,19 @@ final class HyperLogLog {
 
     // Dense
 
-    static int denseGet(byte[] bytes, int index) {
+    /** Register {@code index} of the dense registers starting at {@code registers}. */
+    static int denseGet(byte[] bytes, int registers, int index) {
         int bit = index * 6;
-        int at = HEADER_SIZE + (bit >>> 3);
+        int at = registers + (bit >>> 3);
         int shift = bit & 7;
         // A register within one byte (shift <= 2) never reads the next, which the last one lacks.
         int word = shift <= 2 ? bytes[at] & 0xFF : (bytes[at] & 0xFF) | (bytes[at + 1] & 0xFF) << 8;
         return (word >>> shift) & REGISTER_MAX;
     }
 
-    static void denseWrite(byte[] bytes, int index, int value) {
+    static void denseWrite(byte[] bytes, int registers, int index, int value) {
         int bit = index * 6;
-        int at = HEADER_SIZE + (bit >>> 3);
+        int at = registers + (bit >>> 3);
         int shift = bit & 7;
         bytes[at] = (byte) ((bytes[at] & ~(REGISTER_MAX << shift)) | value << shift);
         if (shift > 2) {
@@ -187,9 +217,9 @@ final class HyperLogLog {
         }
     }
 
-    private static int denseSet(byte[] bytes, int index, int count) {
-        if (count > denseGet(bytes, index)) {
-            denseWrite(bytes, index, count);
+    private static int denseSet(byte[] bytes, int registers, int index, int count) {
+        if (count > denseGet(bytes, registers, index)) {
+            denseWrite(bytes, registers, index, count);
             return 1;
         }
         return 0;
@@ -244,9 +274,38 @@ final class HyperLogLog {
 
     /** Room for {@code extra} more bytes past {@link #length}, growing as Redis's sdsMakeRoomFor would. */
     private void ensureRoom(int extra) {
-        if (length + extra > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(length + extra, Math.min(length * 2, DENSE_SIZE)));
+        if (start + length + extra > bytes.length) {
+            int capacity = Math.max(length + extra, Math.min(length * 2, DENSE_SIZE));
+            bytes = Arrays.copyOfRange(bytes, start, start + capacity);
+            start = 0;
         }
+    }
+
+    /** Register {@code index} of the sparse form, or 0 if no opcode covers it (corrupted). */
+    private int sparseGet(int index) {
+        int end = start + length;
+        int first = 0;
+        for (int p = start + HEADER_SIZE; p < end; ) {
+            int op = bytes[p] & 0xFF;
+            if (isZero(op)) {
+                first += zeroLength(op);
+                p++;
+            } else if (isXzero(op)) {
+                first += xzeroLength(bytes, p, end);
+                p += 2;
+            } else {
+                first += valLength(op);
+                if (index < first) {
+                    return valValue(op);
+                }
+                p++;
+                continue;
+            }
+            if (index < first) {
+                return 0;
+            }
+        }
+        return 0;
     }
 
     /** Redis's hllSparseSet: splits the opcode covering {@code index}, or turns the HLL dense. */
@@ -256,9 +315,9 @@ final class HyperLogLog {
         }
         ensureRoom(3);
         byte[] b = bytes;
-        int end = length;
+        int end = start + length;
         // Step 1: the opcode covering the register, the one before it, and its first register.
-        int p = HEADER_SIZE;
+        int p = start + HEADER_SIZE;
         int prev = -1;
         int first = 0;
         int span = 0;
@@ -334,10 +393,10 @@ final class HyperLogLog {
             }
             System.arraycopy(sequence, 0, b, p, n);
             end += delta;
-            length = end;
+            length = end - start;
         }
         // Step 4: merge adjacent VAL opcodes of one value, scanning up to 5 opcodes from the previous.
-        p = prev >= 0 ? prev : HEADER_SIZE;
+        p = prev >= 0 ? prev : start + HEADER_SIZE;
         int scan = 5;
         while (p < end && scan-- > 0) {
             int current = b[p] & 0xFF;
@@ -363,7 +422,7 @@ final class HyperLogLog {
             }
             p++;
         }
-        length = end;
+        length = end - start;
         invalidateCache();
         return 1;
     }
@@ -373,7 +432,7 @@ final class HyperLogLog {
         if (!toDense()) {
             return -1;
         }
-        return denseSet(bytes, index, count);
+        return denseSet(bytes, HEADER_SIZE, index, count);
     }
 
     /** Redis's hllSparseToDense; false (and unchanged) if the sparse opcodes do not cover every register once. */
@@ -382,17 +441,18 @@ final class HyperLogLog {
             return true;
         }
         byte[] dense = new byte[DENSE_SIZE];
-        System.arraycopy(bytes, 0, dense, 0, HEADER_SIZE);
+        System.arraycopy(bytes, start, dense, 0, HEADER_SIZE);
         dense[ENCODING_OFFSET] = DENSE;
         int index = 0;
-        int p = HEADER_SIZE;
-        while (p < length) {
+        int end = start + length;
+        int p = start + HEADER_SIZE;
+        while (p < end) {
             int op = bytes[p] & 0xFF;
             if (isZero(op)) {
                 index += zeroLength(op);
                 p++;
             } else if (isXzero(op)) {
-                index += xzeroLength(bytes, p, length);
+                index += xzeroLength(bytes, p, end);
                 p += 2;
             } else {
                 int run = valLength(op);
@@ -401,7 +461,7 @@ final class HyperLogLog {
                 }
                 int value = valValue(op);
                 for (int j = 0; j < run; j++) {
-                    denseWrite(dense, index++, value);
+                    denseWrite(dense, HEADER_SIZE, index++, value);
                 }
                 p++;
             }
@@ -410,6 +470,7 @@ final class HyperLogLog {
             return false;
         }
         bytes = dense;
+        start = 0;
         length = DENSE_SIZE;
         return true;
     }
@@ -421,7 +482,7 @@ final class HyperLogLog {
     boolean mergeInto(byte[] max) {
         if (encoding() == DENSE) {
             for (int i = 0; i < REGISTERS; i++) {
-                int value = denseGet(bytes, i);
+                int value = denseGet(bytes, start + HEADER_SIZE, i);
                 if (value > max[i]) {
                     max[i] = (byte) value;
                 }
@@ -429,14 +490,15 @@ final class HyperLogLog {
             return true;
         }
         int i = 0;
-        int p = HEADER_SIZE;
-        while (p < length) {
+        int end = start + length;
+        int p = start + HEADER_SIZE;
+        while (p < end) {
             int op = bytes[p] & 0xFF;
             if (isZero(op)) {
                 i += zeroLength(op);
                 p++;
             } else if (isXzero(op)) {
-                i += xzeroLength(bytes, p, length);
+                i += xzeroLength(bytes, p, end);
                 p += 2;
             } else {
                 int run = valLength(op);
@@ -458,8 +520,9 @@ final class HyperLogLog {
     /** PFDEBUG DECODE's text of the sparse opcodes: {@code z:len}, {@code Z:len}, {@code v:value,len}. */
     String decode() {
         StringBuilder decoded = new StringBuilder();
-        int p = HEADER_SIZE;
-        while (p < length) {
+        int end = start + length;
+        int p = start + HEADER_SIZE;
+        while (p < end) {
             int op = bytes[p] & 0xFF;
             if (decoded.length() > 0) {
                 decoded.append(' ');
@@ -468,7 +531,7 @@ final class HyperLogLog {
                 decoded.append("z:").append(zeroLength(op));
                 p++;
             } else if (isXzero(op)) {
-                decoded.append("Z:").append(xzeroLength(bytes, p, length));
+                decoded.append("Z:").append(xzeroLength(bytes, p, end));
                 p += 2;
             } else {
                 decoded.append("v:").append(valValue(op)).append(',').append(valLength(op));
@@ -484,7 +547,7 @@ final class HyperLogLog {
     long count() {
         int[] histogram = new int[64];
         if (encoding() == DENSE) {
-            denseHistogram(bytes, histogram);
+            denseHistogram(bytes, start + HEADER_SIZE, histogram);
         } else if (!sparseHistogram(histogram)) {
             return -1;
         }
@@ -500,9 +563,9 @@ final class HyperLogLog {
         return estimate(histogram);
     }
 
-    private static void denseHistogram(byte[] bytes, int[] histogram) {
+    private static void denseHistogram(byte[] bytes, int registers, int[] histogram) {
         // Sixteen registers from twelve bytes at a time, as Redis's hllDenseRegHisto.
-        for (int r = HEADER_SIZE; r < DENSE_SIZE; r += 12) {
+        for (int r = registers; r < registers + DENSE_SIZE - HEADER_SIZE; r += 12) {
             int b0 = bytes[r] & 0xFF, b1 = bytes[r + 1] & 0xFF, b2 = bytes[r + 2] & 0xFF;
             int b3 = bytes[r + 3] & 0xFF, b4 = bytes[r + 4] & 0xFF, b5 = bytes[r + 5] & 0xFF;
             int b6 = bytes[r + 6] & 0xFF, b7 = bytes[r + 7] & 0xFF, b8 = bytes[r + 8] & 0xFF;
@@ -528,8 +591,9 @@ final class HyperLogLog {
 
     private boolean sparseHistogram(int[] histogram) {
         int index = 0;
-        int p = HEADER_SIZE;
-        while (p < length) {
+        int end = start + length;
+        int p = start + HEADER_SIZE;
+        while (p < end) {
             int op = bytes[p] & 0xFF;
             if (isZero(op)) {
                 int run = zeroLength(op);
@@ -537,7 +601,7 @@ final class HyperLogLog {
                 histogram[0] += run;
                 p++;
             } else if (isXzero(op)) {
-                int run = xzeroLength(bytes, p, length);
+                int run = xzeroLength(bytes, p, end);
                 index += run;
                 histogram[0] += run;
                 p += 2;

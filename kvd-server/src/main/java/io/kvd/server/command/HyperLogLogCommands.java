@@ -9,16 +9,37 @@ import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
  * HyperLogLog commands (Redis's hyperloglog.c) on string values in {@link HyperLogLog}'s
- * representation. Redis edits the string in place; kvd edits the keyspace's copy and stores it
- * back, keeping the key's TTL as an in-place edit does.
+ * representation. Redis edits the string in place; kvd reads it where the keyspace stores it
+ * and, only when it changes, edits a copy and stores it back, keeping the key's TTL as an
+ * in-place edit does.
  */
 final class HyperLogLogCommands {
+    /** Redis's HLL_TEST_CYCLES: rounds of PFSELFTEST's register test. */
+    private static final int TEST_CYCLES = 1000;
+
+    /** PFCOUNT's read of a stale cache: never a cardinality, which is not negative. */
+    private static final long STALE = -1;
+
     private HyperLogLogCommands() {
     }
 
     /** PFADD key [element [element ...]] */
     static void pfadd(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
+        // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied.
+        Boolean unchanged = keyspace.readString(argv[1], (page, offset, length) -> {
+            HyperLogLog stored = valid(HyperLogLog.of(page, offset, length));
+            for (int j = 2; j < argv.length; j++) {
+                if (stored.wouldChange(argv[j])) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        if (unchanged == Boolean.TRUE) {
+            client.reply().integer(0);
+            return;
+        }
         byte[] value = keyspace.get(argv[1]);
         // As Redis: creating the key is an update even with no element.
         boolean updated = value == null;
@@ -46,24 +67,20 @@ final class HyperLogLogCommands {
             // The cardinality of the union, merged into registers of one byte each and never stored.
             byte[] max = new byte[HyperLogLog.REGISTERS];
             for (int j = 1; j < argv.length; j++) {
-                byte[] value = keyspace.get(argv[j]);
-                if (value != null && !valid(value).mergeInto(max)) {
-                    throw new CommandError(HyperLogLog.CORRUPTED);
-                }
+                mergeInto(keyspace, argv[j], max);
             }
             client.reply().integer(HyperLogLog.count(max));
             return;
         }
-        byte[] value = keyspace.get(argv[1]);
-        if (value == null) {
-            client.reply().integer(0);
+        Long cached = keyspace.readString(argv[1], (page, offset, length) -> {
+            HyperLogLog stored = valid(HyperLogLog.of(page, offset, length));
+            return stored.isCacheValid() ? stored.cachedCardinality() : STALE;
+        });
+        if (cached == null || cached != STALE) {
+            client.reply().integer(cached == null ? 0 : cached);
             return;
         }
-        HyperLogLog hll = valid(value);
-        if (hll.isCacheValid()) {
-            client.reply().integer(hll.cachedCardinality());
-            return;
-        }
+        HyperLogLog hll = valid(keyspace.get(argv[1]));
         long cardinality = hll.count();
         if (cardinality < 0) {
             throw new CommandError(HyperLogLog.CORRUPTED);
@@ -80,26 +97,13 @@ final class HyperLogLogCommands {
         Keyspace keyspace = client.keyspace();
         byte[] max = new byte[HyperLogLog.REGISTERS];
         boolean dense = false;
-        HyperLogLog destination = null;
         // The destination is merged too, as the first source.
         for (int j = 1; j < argv.length; j++) {
-            byte[] value = keyspace.get(argv[j]);
-            if (value == null) {
-                continue;
-            }
-            HyperLogLog source = valid(value);
             // As Redis: one dense input makes the result dense at once, sparing the conversion.
-            dense |= source.encoding() == HyperLogLog.DENSE;
-            if (!source.mergeInto(max)) {
-                throw new CommandError(HyperLogLog.CORRUPTED);
-            }
-            if (j == 1) {
-                destination = source;
-            }
+            dense |= mergeInto(keyspace, argv[j], max) == HyperLogLog.DENSE;
         }
-        if (destination == null) {
-            destination = HyperLogLog.empty();
-        }
+        byte[] value = keyspace.get(argv[1]);
+        HyperLogLog destination = value == null ? HyperLogLog.empty() : HyperLogLog.of(value);
         if (dense && !destination.toDense()) {
             throw new CommandError(HyperLogLog.CORRUPTED);
         }
@@ -134,7 +138,7 @@ final class HyperLogLogCommands {
             Reply reply = client.reply();
             reply.arrayHeader(HyperLogLog.REGISTERS);
             for (int j = 0; j < HyperLogLog.REGISTERS; j++) {
-                reply.integer(HyperLogLog.denseGet(dense, j));
+                reply.integer(HyperLogLog.denseGet(dense, HyperLogLog.HEADER_SIZE, j));
             }
         } else if (Args.is(argv[1], "decode")) {
             if (hll.encoding() != HyperLogLog.SPARSE) {
@@ -165,9 +169,6 @@ final class HyperLogLogCommands {
         return true;
     }
 
-    /** Redis's HLL_TEST_CYCLES: rounds of PFSELFTEST's register test. */
-    private static final int TEST_CYCLES = 1000;
-
     /**
      * PFSELFTEST: Redis's self test. Every register holds what was written to it without
      * touching its neighbours; then up to 10 M elements go into a dense and a sparse HLL, whose
@@ -180,10 +181,10 @@ final class HyperLogLogCommands {
         for (int cycle = 0; cycle < TEST_CYCLES; cycle++) {
             for (int i = 0; i < HyperLogLog.REGISTERS; i++) {
                 expected[i] = (byte) random.nextInt(64);
-                HyperLogLog.denseWrite(registers, i, expected[i]);
+                HyperLogLog.denseWrite(registers, HyperLogLog.HEADER_SIZE, i, expected[i]);
             }
             for (int i = 0; i < HyperLogLog.REGISTERS; i++) {
-                int found = HyperLogLog.denseGet(registers, i);
+                int found = HyperLogLog.denseGet(registers, HyperLogLog.HEADER_SIZE, i);
                 if (found != expected[i]) {
                     throw new CommandError("TESTFAILED Register " + i + " should be " + expected[i] + " but is " + found);
                 }
@@ -221,9 +222,28 @@ final class HyperLogLogCommands {
         client.reply().simpleString("OK");
     }
 
-    /** The string as an HLL to work on, or Redis's WRONGTYPE for a string that is not one. */
+    /**
+     * Redis's hllMerge of the HLL under {@code key}, read in place, into {@code max}: its
+     * encoding, or -1 for a missing key; Redis's errors for a value that is not an HLL or is corrupted.
+     */
+    private static int mergeInto(Keyspace keyspace, byte[] key, byte[] max) {
+        Integer encoding = keyspace.readString(key, (page, offset, length) -> {
+            HyperLogLog source = valid(HyperLogLog.of(page, offset, length));
+            if (!source.mergeInto(max)) {
+                throw new CommandError(HyperLogLog.CORRUPTED);
+            }
+            return source.encoding();
+        });
+        return encoding == null ? -1 : encoding;
+    }
+
+    /** The string as an HLL to work on. */
     private static HyperLogLog valid(byte[] value) {
-        HyperLogLog hll = HyperLogLog.of(value);
+        return valid(HyperLogLog.of(value));
+    }
+
+    /** The HLL, or Redis's WRONGTYPE for a string that is not one (null). */
+    private static HyperLogLog valid(HyperLogLog hll) {
         if (hll == null) {
             throw new CommandError(HyperLogLog.NOT_HLL);
         }

@@ -132,6 +132,11 @@ final class EntrySlab implements EntryPages.Compactor {
         return PackedEntry.value(pages.bytes(address), EntryPages.offset(address));
     }
 
+    <R> R readValue(int id, StringReader<R> reader) {
+        long address = address(id);
+        return PackedEntry.readValue(pages.bytes(address), EntryPages.offset(address), reader);
+    }
+
     /** Entry {@code id}'s key compared with {@code key} as unsigned bytes, read in place. */
     int compareKey(int id, byte[] key) {
         long address = address(id);

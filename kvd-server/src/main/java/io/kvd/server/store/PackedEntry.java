@@ -81,6 +81,13 @@ final class PackedEntry {
         return Arrays.copyOfRange(page, valueStart, valueStart + valueLength(page, at, keyLength));
     }
 
+    /** The value of the entry at {@code at}, read where it lies: {@code reader} must not keep the page. */
+    static <R> R readValue(byte[] page, int at, StringReader<R> reader) {
+        int keyLength = keyLength(page, at);
+        int valueStart = keyStart(page, at, keyLength) + keyLength;
+        return reader.read(page, valueStart, valueLength(page, at, keyLength));
+    }
+
     /** Overwrites the value if the new one has the same length; false if the entry must move. */
     static boolean replaceValue(byte[] page, int at, byte[] value) {
         int keyLength = keyLength(page, at);
