@@ -11,8 +11,10 @@ WORK=$(mktemp -d)
 trap 'rm -rf $WORK' EXIT
 . kvd-server/src/test/scripts/lib/servers.sh
 
+# redis-benchmark's -q summary of a command given on its command line: the requests per second.
 rps() {
-    redis-benchmark -p "$port" -c 50 "$@" --csv 2>/dev/null | grep -v '^"test' | tr -d '"' | cut -d, -f2
+    redis-benchmark -p "$port" -c 50 -q "$@" 2>/dev/null | tr '\r' '\n' | grep -o '[0-9.]* requests per second' \
+        | tail -1 | cut -d' ' -f1
 }
 
 # Ten keys of 5000 distinct elements each: dense, with overlapping elements.

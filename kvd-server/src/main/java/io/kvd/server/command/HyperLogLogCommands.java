@@ -17,6 +17,8 @@ final class HyperLogLogCommands {
     /** Redis's HLL_TEST_CYCLES: rounds of PFSELFTEST's register test. */
     private static final int TEST_CYCLES = 1000;
 
+    /** PFADD's look at a stored HLL that no element changes: not an encoding. */
+    private static final int UNCHANGED = -1;
     /** PFCOUNT's read of a stale cache: never a cardinality, which is not negative. */
     private static final long STALE = -1;
 
@@ -26,25 +28,39 @@ final class HyperLogLogCommands {
     /** PFADD key [element [element ...]] */
     static void pfadd(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
-        // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied.
-        Boolean unchanged = keyspace.readString(argv[1], (page, offset, length) -> {
+        // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied or written.
+        Integer changing = keyspace.readString(argv[1], (page, offset, length) -> {
             HyperLogLog stored = valid(HyperLogLog.of(page, offset, length));
             for (int j = 2; j < argv.length; j++) {
                 if (stored.wouldChange(argv[j])) {
-                    return false;
+                    return stored.encoding();
                 }
             }
-            return true;
+            return UNCHANGED;
         });
-        if (unchanged == Boolean.TRUE) {
+        if (changing != null && changing == UNCHANGED) {
             client.reply().integer(0);
+            return;
+        }
+        long sparseMaxBytes = keyspace.limits().hllSparseMaxBytes();
+        // A dense HLL keeps its size, so its registers are raised where they are stored.
+        if (changing != null && changing == HyperLogLog.DENSE) {
+            keyspace.editString(argv[1], (page, offset, length) -> {
+                HyperLogLog stored = HyperLogLog.of(page, offset, length);
+                for (int j = 2; j < argv.length; j++) {
+                    stored.add(argv[j], sparseMaxBytes);
+                }
+                stored.invalidateCache();
+                return null;
+            });
+            client.events().notify(STRING, "pfadd", argv[1], client.db());
+            client.reply().integer(1);
             return;
         }
         byte[] value = keyspace.get(argv[1]);
         // As Redis: creating the key is an update even with no element.
         boolean updated = value == null;
         HyperLogLog hll = updated ? HyperLogLog.empty() : valid(value);
-        long sparseMaxBytes = keyspace.limits().hllSparseMaxBytes();
         for (int j = 2; j < argv.length; j++) {
             int result = hll.add(argv[j], sparseMaxBytes);
             if (result < 0) {

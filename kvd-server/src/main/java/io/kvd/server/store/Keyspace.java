@@ -123,6 +123,30 @@ public final class Keyspace {
         return slab.readValue(id, reader);
     }
 
+    /**
+     * Changes the string value of a live key where it is stored, keeping its length and deadline
+     * (Redis's in-place edits: a dense HyperLogLog's register), tagged raw as {@link #putEdited}
+     * does; {@code editor} may write within the value only. Null for a missing key,
+     * {@link WrongTypeException} for another type.
+     */
+    public <R> R editString(byte[] key, StringReader<R> editor) {
+        int id = lookup(key, PackedEntry.hash(key));
+        if (id == 0) {
+            return null;
+        }
+        if (encodingOf(id).type != ValueType.STRING) {
+            throw new WrongTypeException();
+        }
+        databases.changes++;
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+        R result = slab.readValue(id, editor);
+        slab.setTag(id, Encoding.STRING_RAW.ordinal());
+        touched(key);
+        return result;
+    }
+
     /** The string value of a live key, or null when it is missing or of another type (MGET). */
     public byte[] getIfString(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));

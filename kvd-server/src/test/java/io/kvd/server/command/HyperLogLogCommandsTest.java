@@ -153,6 +153,33 @@ class HyperLogLogCommandsTest {
     }
 
     @Test
+    void pfaddToADenseHllRaisesItsRegistersInPlaceAsTheCopyWould() {
+        kvd.call("PFADD", "inPlace", "a");
+        kvd.call("PFDEBUG", "TODENSE", "inPlace");
+        kvd.call("EXPIRE", "inPlace", "100");
+        kvd.server.commandLog().setEnabled(true);
+        assertThat(kvd.call("PFADD", "inPlace", "b", "c")).isEqualTo(integer(1));
+        assertThat(kvd.call("PFADD", "inPlace", "b", "c")).isEqualTo(integer(0));
+        assertThat(kvd.logged()).isEqualTo(record("SELECT", "0") + record("PFADD", "inPlace", "b", "c"));
+        kvd.call("PFADD", "copied", "a", "b", "c");
+        kvd.call("PFDEBUG", "TODENSE", "copied");
+        assertThat(hex("inPlace")).isEqualTo(hex("copied"));
+        assertThat(kvd.keyspace.deadline(bytes("inPlace"))).isEqualTo(START_MS + 100_000);
+        assertThat(kvd.call("OBJECT", "ENCODING", "inPlace")).isEqualTo("$3\r\nraw\r\n");
+    }
+
+    @Test
+    void pfaddToADenseHllInvalidatesAWatch() {
+        kvd.call("PFADD", "h", "a");
+        kvd.call("PFDEBUG", "TODENSE", "h");
+        kvd.call("WATCH", "h");
+        kvd.call("PFADD", "h", "b");
+        kvd.call("MULTI");
+        kvd.call("PING");
+        assertThat(kvd.call("EXEC")).isEqualTo("*-1\r\n");
+    }
+
+    @Test
     void aStringThatIsNotAnHllIsRefused() {
         kvd.call("SET", "s", "hello");
         assertThat(kvd.call("PFADD", "s", "a")).isEqualTo(NOT_HLL);
