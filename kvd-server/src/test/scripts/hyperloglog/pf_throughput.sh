@@ -32,7 +32,7 @@ for round in $(seq 1 "$ROUNDS"); do
             echo "round $round $server PFADD pipeline $pipe: $(rps -P $pipe -n "$REQUESTS" -r 100000000 PFADD hll __rand_int__)"
         done
         fill
-        echo "round $round $server PFCOUNT 10 keys pipeline 1: $(rps -n $((REQUESTS / 20)) PFCOUNT hll:0 hll:1 hll:2 hll:3 hll:4 hll:5 hll:6 hll:7 hll:8 hll:9)"
+        echo "round $round $server PFCOUNT 10 keys pipeline 1: $(rps -n $((REQUESTS / 100)) PFCOUNT hll:0 hll:1 hll:2 hll:3 hll:4 hll:5 hll:6 hll:7 hll:8 hll:9)"
         stop_server $server
     done
 done
