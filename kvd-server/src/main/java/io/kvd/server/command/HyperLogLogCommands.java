@@ -9,9 +9,10 @@ import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
  * HyperLogLog commands (Redis's hyperloglog.c) on string values in {@link HyperLogLog}'s
- * representation. Redis edits the string in place; kvd reads it where the keyspace stores it
- * and, only when it changes, edits a copy and stores it back, keeping the key's TTL as an
- * in-place edit does.
+ * representation. Reads (PFADD's look for a register to raise too) use the bytes where the
+ * keyspace stores them. Redis edits the string in place; so does kvd for a dense HLL, whose size
+ * never changes, while a sparse one, which grows, is edited as a copy and stored back, keeping
+ * the key's TTL as an in-place edit does.
  */
 final class HyperLogLogCommands {
     /** Redis's HLL_TEST_CYCLES: rounds of PFSELFTEST's register test. */
