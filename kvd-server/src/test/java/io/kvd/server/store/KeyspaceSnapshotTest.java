@@ -74,6 +74,19 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void aStringEditedInPlaceAheadOfTheTraversalHandsOutTheOldValue() {
+        putKeys(20);
+        KeyspaceSnapshot snapshot = start();
+        keyspace.editString(b("k19"), (page, offset, length) -> {
+            page[offset] = 'w';
+            return null;
+        });
+        finish(snapshot);
+        assertThat(handedOut()).containsEntry("k19", "v19@-1").hasSize(20);
+        assertThat(keyspace.get(b("k19"))).isEqualTo(b("w19"));
+    }
+
+    @Test
     void collectionChangesAheadOfTheTraversalHandOutTheOldMembers() {
         putKeys(5);
         String longField = "f".repeat(65);
