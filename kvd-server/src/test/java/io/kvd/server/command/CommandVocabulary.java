@@ -26,7 +26,9 @@ public final class CommandVocabulary {
             "NX", "XX", "GT", "LT", "EX", "PX", "EXAT", "PXAT", "KEEPTTL", "PERSIST", "MATCH", "COUNT",
             "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
             "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\",
-            "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE"};
+            "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE",
+            "PFADD", "PFCOUNT", "PFMERGE", "PFDEBUG", "GETREG", "DECODE", "ENCODING", "TODENSE", "HYLL",
+            "HYLL\u0001\0\0\0\0\0\0\0\0\0\0\u0080\u007f"};
 
     /**
      * The words a client may send to a shared server without stopping it, locking others out or
