@@ -5,7 +5,9 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * RESP2 encoding straight into a {@link ByteBuf}: replies for the server, requests for clients.
+ * RESP2 encoding straight into a {@link ByteBuf}: replies for the server, requests for clients;
+ * and the small replies also into a byte array, for a writer that gathers many of them on the
+ * heap and copies them into a buffer at once (a ByteBuf write costs ~20 ns whatever its size).
  *
  * <p>Nothing here allocates per call on the hot path: the common replies are shared pre-encoded
  * bytes, integers and lengths are written digit by digit, strings are written as ASCII.
@@ -17,6 +19,9 @@ public final class RespWriter {
     private static final byte[] NULL_BULK = ascii("$-1\r\n");
     private static final byte[] NULL_ARRAY = ascii("*-1\r\n");
     private static final byte[] EMPTY_ARRAY = ascii("*0\r\n");
+
+    /** The most bytes a type byte, a long's digits and CRLF take: room enough for any header or integer reply. */
+    public static final int MAX_LINE_BYTES = 1 + 20 + 2;
 
     /** Redis shares the replies for 0..9999 (OBJ_SHARED_INTEGERS); so do we for the integers clients see most. */
     private static final int SHARED_INTEGERS = 10_000;
@@ -98,6 +103,33 @@ public final class RespWriter {
         out.writeBytes(NULL_ARRAY);
     }
 
+    /** {@link #writeInteger(ByteBuf, long)} at {@code at} of an array with {@link #MAX_LINE_BYTES} free; returns the end. */
+    public static int writeInteger(byte[] out, int at, long value) {
+        if (value >= 0 && value < SHARED_INTEGERS) {
+            return put(out, at, INTEGER_REPLIES[(int) value]);
+        }
+        out[at++] = ':';
+        at = writeDecimal(out, at, value);
+        return putCrlf(out, at);
+    }
+
+    /** {@link #writeBulk(ByteBuf, byte[], int, int)} into an array with {@code length + MAX_LINE_BYTES + 2} free; returns the end. */
+    public static int writeBulk(byte[] out, int at, byte[] value, int offset, int length) {
+        at = writeLength(out, at, BULK_HEADERS, '$', length);
+        System.arraycopy(value, offset, out, at, length);
+        return putCrlf(out, at + length);
+    }
+
+    /** {@link #writeArrayHeader(ByteBuf, int)} into an array with {@link #MAX_LINE_BYTES} free; returns the end. */
+    public static int writeArrayHeader(byte[] out, int at, int count) {
+        return count == 0 ? put(out, at, EMPTY_ARRAY) : writeLength(out, at, ARRAY_HEADERS, '*', count);
+    }
+
+    /** {@link #writeNullBulk(ByteBuf)} into an array with {@link #MAX_LINE_BYTES} free; returns the end. */
+    public static int writeNullBulk(byte[] out, int at) {
+        return put(out, at, NULL_BULK);
+    }
+
     /** A request as clients send it: an array of bulk strings. */
     public static void writeCommand(ByteBuf out, byte[]... args) {
         writeArrayHeader(out, args.length);
@@ -116,6 +148,49 @@ public final class RespWriter {
         out.writeBytes(CRLF);
     }
 
+    private static int writeLength(byte[] out, int at, byte[][] shared, char type, int length) {
+        if (length < SHARED_INTEGERS) {
+            return put(out, at, shared[length]);
+        }
+        out[at++] = (byte) type;
+        return putCrlf(out, writeDecimal(out, at, length));
+    }
+
+    private static int writeDecimal(byte[] out, int at, long value) {
+        if (value == Long.MIN_VALUE) {
+            return put(out, at, "-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
+        }
+        if (value < 0) {
+            out[at++] = '-';
+            value = -value;
+        }
+        int end = at + digits(value);
+        for (int i = end - 1; i >= at; i--) {
+            out[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        return end;
+    }
+
+    private static int put(byte[] out, int at, byte[] bytes) {
+        System.arraycopy(bytes, 0, out, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    private static int putCrlf(byte[] out, int at) {
+        out[at] = '\r';
+        out[at + 1] = '\n';
+        return at + 2;
+    }
+
+    private static int digits(long value) {
+        int digits = 1;
+        for (long v = value; v >= 10; v /= 10) {
+            digits++;
+        }
+        return digits;
+    }
+
     /** Writes the decimal digits of {@code value} without going through a String. */
     static void writeDecimal(ByteBuf out, long value) {
         if (value == Long.MIN_VALUE) {
@@ -126,10 +201,7 @@ public final class RespWriter {
             out.writeByte('-');
             value = -value;
         }
-        int digits = 1;
-        for (long v = value; v >= 10; v /= 10) {
-            digits++;
-        }
+        int digits = digits(value);
         int end = out.writerIndex() + digits;
         out.ensureWritable(digits);
         for (int i = end - 1; i >= out.writerIndex(); i--) {

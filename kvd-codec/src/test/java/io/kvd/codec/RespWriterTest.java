@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,5 +115,39 @@ class RespWriterTest {
         } finally {
             out.release();
         }
+    }
+
+    @Test
+    void arrayEncodingsWriteTheSameBytesAsBufferEncodings() {
+        long seed = 20261203L;
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] edges = {0, 1, 9, 10, 9999, 10_000, -1, -10_000, Integer.MAX_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
+        for (int i = 0; i < 10_000; i++) {
+            long value = i < edges.length ? edges[i] : random.nextLong() >> random.nextInt(64);
+            int count = (int) Math.min(Integer.MAX_VALUE, Math.abs(value == Long.MIN_VALUE ? 0 : value));
+            byte[] bulk = new byte[random.nextInt(12_000)];
+            random.nextBytes(bulk);
+            String why = "seed " + seed + ", value " + value;
+            assertThat(arrayWritten(RespWriter.MAX_LINE_BYTES, (out, at) -> RespWriter.writeInteger(out, at, value)))
+                    .as(why).isEqualTo(written(out -> RespWriter.writeInteger(out, value)));
+            assertThat(arrayWritten(RespWriter.MAX_LINE_BYTES, (out, at) -> RespWriter.writeArrayHeader(out, at, count)))
+                    .as(why).isEqualTo(written(out -> RespWriter.writeArrayHeader(out, count)));
+            assertThat(arrayWritten(RespWriter.MAX_LINE_BYTES + bulk.length + 2,
+                    (out, at) -> RespWriter.writeBulk(out, at, bulk, 0, bulk.length)))
+                    .as(why).isEqualTo(written(out -> RespWriter.writeBulk(out, bulk)));
+        }
+        assertThat(arrayWritten(RespWriter.MAX_LINE_BYTES, RespWriter::writeNullBulk))
+                .isEqualTo(written(RespWriter::writeNullBulk));
+    }
+
+    /** What an array encoding wrote at offset 3 of an array with exactly {@code room} bytes after it. */
+    private static String arrayWritten(int room, ArrayEncoding encoding) {
+        byte[] out = new byte[3 + room];
+        int end = encoding.write(out, 3);
+        return new String(out, 3, end - 3, StandardCharsets.ISO_8859_1);
+    }
+
+    private interface ArrayEncoding {
+        int write(byte[] out, int at);
     }
 }

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A seeded random walk of string, hash, set, sorted set, list (blocking pops too) and key commands
+ * A seeded random walk of string (bitmap too), hash, set, sorted set, list (blocking pops too) and key commands
  * over a few keys in a few databases,
  * each command sent to redis-server and to kvd: every reply is the same. The keys are shared by
  * all types, so wrong-type calls, overwrites, renames and moves between types happen all the
@@ -175,6 +175,14 @@ class TypedRandomDifferentialTest {
             add(1, () -> args("MGET", stringKey(), stringKey(), stringKey()));
             add(1, () -> args("GETDEL", stringKey()));
             add(1, () -> args("SETNX", stringKey(), value()));
+            // bitmaps, over the same strings
+            add(1, () -> args("SETBIT", stringKey(), String.valueOf(random.nextInt(100)), String.valueOf(random.nextInt(2))));
+            add(1, () -> args("SETRANGE", stringKey(), String.valueOf(random.nextInt(12)), value()));
+            add(1, () -> args("BITCOUNT", stringKey()));
+            add(1, () -> args("BITFIELD", stringKey(), "OVERFLOW", overflow(), random.nextBoolean() ? "SET" : "INCRBY",
+                    bitfieldType(), String.valueOf(random.nextInt(80)), String.valueOf(random.nextLong()),
+                    "GET", bitfieldType(), "#" + random.nextInt(8)));
+            add(1, () -> args("BITFIELD_RO", stringKey(), "GET", bitfieldType(), String.valueOf(random.nextInt(80))));
             // hashes
             add(6, () -> args("HSET", hashKey(), field(), value(), field(), value()));
             add(3, () -> args("HSET", hashKey(), field(), value()));
@@ -298,6 +306,14 @@ class TypedRandomDifferentialTest {
 
         String[] next() {
             return commands.get(random.nextInt(commands.size())).get();
+        }
+
+        private String overflow() {
+            return new String[] {"WRAP", "SAT", "FAIL"}[random.nextInt(3)];
+        }
+
+        private String bitfieldType() {
+            return random.nextBoolean() ? "i" + (1 + random.nextInt(64)) : "u" + (1 + random.nextInt(63));
         }
 
         private void add(int weight, Supplier<String[]> command) {

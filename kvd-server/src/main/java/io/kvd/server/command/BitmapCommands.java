@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.StringView;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -13,7 +14,8 @@ import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
  * Bitmap commands (Redis's bitops.c) on string values: bit 0 is the most significant bit of the
- * first byte. As in {@link StringCommands}, a stored array is never changed in place.
+ * first byte. SETBIT edits the stored string in place and BITCOUNT and BITPOS read it where it is
+ * ({@link Keyspace#editString}, {@link Keyspace#read}), so neither copies a large bitmap.
  */
 final class BitmapCommands {
     private static final byte[] EMPTY = {};
@@ -33,17 +35,17 @@ final class BitmapCommands {
             throw new CommandError(BAD_BIT);
         }
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        StringView old = keyspace.read(argv[1]);
         int index = (int) (offset >>> 3);
         int mask = 0x80 >>> (int) (offset & 7);
-        boolean grows = old == null || old.length <= index;
-        int oldBit = grows || (old[index] & mask) == 0 ? 0 : 1;
+        boolean grows = old == null || old.length() <= index;
+        int oldBit = grows || (old.bytes()[old.offset() + index] & mask) == 0 ? 0 : 1;
         // As Redis: a string neither created, grown nor changed is not a write, and is not logged.
         if (grows || oldBit != bit) {
-            // The keyspace hands out a copy, so the old value may be edited here.
-            byte[] value = old == null ? new byte[index + 1] : grows ? Arrays.copyOf(old, index + 1) : old;
-            value[index] = (byte) (bit == 1 ? value[index] | mask : value[index] & ~mask);
-            keyspace.putEdited(argv[1], value);
+            StringView value = keyspace.editString(argv[1], index + 1);
+            byte[] bytes = value.bytes();
+            int at = value.offset() + index;
+            bytes[at] = (byte) (bit == 1 ? bytes[at] | mask : bytes[at] & ~mask);
             client.events().notify(STRING, "setbit", argv[1], client.db());
         }
         client.reply().integer(oldBit);
@@ -52,22 +54,23 @@ final class BitmapCommands {
     /** GETBIT key offset */
     static void getbit(Client client, byte[][] argv) {
         long offset = offset(client, argv[2]);
-        byte[] value = client.keyspace().get(argv[1]);
+        StringView value = client.keyspace().read(argv[1]);
         int index = (int) (offset >>> 3);
-        boolean set = value != null && index < value.length && (value[index] & (0x80 >>> (int) (offset & 7))) != 0;
+        boolean set = value != null && index < value.length()
+                && (value.bytes()[value.offset() + index] & (0x80 >>> (int) (offset & 7))) != 0;
         client.reply().integer(set ? 1 : 0);
     }
 
     /** BITCOUNT key [start end [BYTE|BIT]] */
     static void bitcount(Client client, byte[][] argv) {
-        byte[] value = client.keyspace().get(argv[1]);
+        StringView value = client.keyspace().read(argv[1]);
         // As Redis 7.0: a missing key answers 0 before its arguments are read.
         if (value == null) {
             client.reply().integer(0);
             return;
         }
         if (argv.length == 2) {
-            client.reply().integer(count(value, 0, value.length * 8L - 1));
+            client.reply().integer(count(value, 0, value.length() * 8L - 1));
             return;
         }
         if (argv.length != 4 && argv.length != 5) {
@@ -80,17 +83,18 @@ final class BitmapCommands {
             client.reply().integer(0);
             return;
         }
-        BitRange range = BitRange.of(value.length, start, end, argv.length == 5 && isBitUnit(argv[4]));
+        BitRange range = BitRange.of(value.length(), start, end, argv.length == 5 && isBitUnit(argv[4]));
         client.reply().integer(range.isEmpty() ? 0 : count(value, range.from, range.to));
     }
 
     /** The set bits of {@code value} from bit {@code from} to bit {@code to}, both included. */
-    private static long count(byte[] value, long from, long to) {
+    private static long count(StringView view, long from, long to) {
         if (from > to) {
             return 0;
         }
-        int first = (int) (from >>> 3);
-        int last = (int) (to >>> 3);
+        byte[] value = view.bytes();
+        int first = view.offset() + (int) (from >>> 3);
+        int last = view.offset() + (int) (to >>> 3);
         int head = 0xFF >>> (int) (from & 7);
         int tail = (0xFF << (int) (7 - (to & 7))) & 0xFF;
         if (first == last) {
@@ -113,7 +117,7 @@ final class BitmapCommands {
         if (bit != 0 && bit != 1) {
             throw new CommandError("ERR The bit argument must be 1 or 0.");
         }
-        byte[] value = client.keyspace().get(argv[1]);
+        StringView value = client.keyspace().read(argv[1]);
         // A missing key is an endless run of clear bits.
         if (value == null) {
             client.reply().integer(bit == 1 ? -1 : 0);
@@ -126,7 +130,7 @@ final class BitmapCommands {
         boolean bits = argv.length == 6 && isBitUnit(argv[5]);
         boolean endGiven = argv.length > 4;
         // Without an end the range runs to the string's last byte or bit, as an end of -1 does.
-        BitRange range = BitRange.of(value.length, start, endGiven ? Args.parseLong(argv[4]) : -1, bits);
+        BitRange range = BitRange.of(value.length(), start, endGiven ? Args.parseLong(argv[4]) : -1, bits);
         if (range.isEmpty()) {
             client.reply().integer(-1);
             return;
@@ -140,9 +144,11 @@ final class BitmapCommands {
     }
 
     /** The first bit equal to {@code bit} from bit {@code from} to bit {@code to} (both included), or -1. */
-    private static long position(byte[] value, long from, long to, int bit) {
-        int first = (int) (from >>> 3);
-        int last = (int) (to >>> 3);
+    private static long position(StringView view, long from, long to, int bit) {
+        byte[] value = view.bytes();
+        int base = view.offset();
+        int first = base + (int) (from >>> 3);
+        int last = base + (int) (to >>> 3);
         // Looking for a clear bit is looking for a set bit in the complement.
         long flip = bit == 1 ? 0 : -1L;
         int i = first;
@@ -150,7 +156,7 @@ final class BitmapCommands {
             if (i > first && i + 8 <= last) {
                 long word = (long) WORDS.get(value, i) ^ flip;
                 if (word != 0) {
-                    return i * 8L + Long.numberOfLeadingZeros(word);
+                    return (i - base) * 8L + Long.numberOfLeadingZeros(word);
                 }
                 i += 8;
                 continue;
@@ -163,7 +169,7 @@ final class BitmapCommands {
                 b &= 0xFF << (int) (7 - (to & 7));
             }
             if (b != 0) {
-                return i * 8L + Integer.numberOfLeadingZeros(b) - 24;
+                return (i - base) * 8L + Integer.numberOfLeadingZeros(b) - 24;
             }
             i++;
         }
@@ -189,7 +195,7 @@ final class BitmapCommands {
         if (length > 0) {
             byte[] result = not ? not(sources[0]) : combine(sources, length, operation);
             // As Redis's setKey: the destination is replaced whatever it held, without its TTL.
-            keyspace.rebuild(destination, () -> keyspace.putEdited(destination, result));
+            keyspace.rebuild(destination, () -> keyspace.putRaw(destination, result));
             client.events().notify(STRING, "set", destination, client.db());
         } else if (keyspace.remove(destination)) {
             client.events().notify(GENERIC, "del", destination, client.db());
@@ -265,7 +271,19 @@ final class BitmapCommands {
 
     /** Redis's getBitOffsetFromArgument: a bit offset within a string of at most proto-max-bulk-len bytes. */
     private static long offset(Client client, byte[] arg) {
-        long offset = Args.parseLong(arg, BAD_OFFSET);
+        return offset(client, arg, 0);
+    }
+
+    /**
+     * As {@link #offset(Client, byte[])}, where BITFIELD's {@code #N} also names the N-th field of
+     * {@code fieldBits} bits (the product wraps as Redis's does).
+     */
+    static long offset(Client client, byte[] arg, int fieldBits) {
+        boolean fields = fieldBits > 0 && arg.length > 0 && arg[0] == '#';
+        long offset = Args.parseLong(fields ? Arrays.copyOfRange(arg, 1, arg.length) : arg, BAD_OFFSET);
+        if (fields) {
+            offset *= fieldBits;
+        }
         if (offset < 0 || (offset >>> 3) >= client.server().config().protoMaxBulkLen()) {
             throw new CommandError(BAD_OFFSET);
         }

@@ -63,6 +63,8 @@ public final class Client {
     private BlockedClients.Blocked blockedOn;
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
+    /** The client of {@link #forScripts}. */
+    private boolean scriptCaller;
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
     private PubSub.Subscriptions subscriptions;
 
@@ -90,7 +92,13 @@ public final class Client {
         Client client = new Client(server, allocator, null, 0);
         client.authenticated = true;
         client.denyBlocking = true;
+        client.scriptCaller = true;
         return client;
+    }
+
+    /** True for the client a script's commands run as (Redis's CLIENT_SCRIPT). */
+    boolean isScriptCaller() {
+        return scriptCaller;
     }
 
     public long id() {

@@ -87,6 +87,7 @@ public final class CommandTable {
             command("incrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrby),
             command("decrby", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::decrby),
             command("incrbyfloat", 3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StringCommands::incrbyfloat),
+            command("lcs", -3, flags(READONLY), 1, 2, 1, LcsCommand::lcs),
 
             // bitmaps
             command("setbit", 4, flags(WRITE, DENYOOM), 1, 1, 1, BitmapCommands::setbit),
@@ -94,6 +95,8 @@ public final class CommandTable {
             command("bitcount", -2, flags(READONLY), 1, 1, 1, BitmapCommands::bitcount),
             command("bitpos", -3, flags(READONLY), 1, 1, 1, BitmapCommands::bitpos),
             command("bitop", -4, flags(WRITE, DENYOOM), 2, -1, 1, BitmapCommands::bitop),
+            command("bitfield", -2, flags(WRITE, DENYOOM), 1, 1, 1, BitfieldCommand::bitfield),
+            command("bitfield_ro", -2, flags(READONLY, FAST), 1, 1, 1, BitfieldCommand::bitfieldReadOnly),
 
             // hyperloglogs
             command("pfadd", -2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HyperLogLogCommands::pfadd),
@@ -200,6 +203,10 @@ public final class CommandTable {
             command("bzpopmin", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmin),
             command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
             command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
+
+            // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
+            command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
+            command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
@@ -404,7 +411,7 @@ public final class CommandTable {
     private static void announceMisses(Client client, Command command, byte[][] argv) {
         int[] positions;
         switch (command.name()) {
-            case "getex", "copy" -> positions = new int[] {1};
+            case "getex", "copy", "sort" -> positions = new int[] {1};
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "pfmerge" -> positions = range(1, argv.length - 1, 1);
             case "zrangestore" -> positions = new int[] {2};
@@ -485,28 +492,32 @@ public final class CommandTable {
         for (Transaction.Queued queued : transaction.queued()) {
             Command command = queued.command();
             byte[][] argv = queued.argv();
-            if (command.firstKey() > 0) {
+            if (command.movableKeys() != null) {
+                for (int position : command.movableKeys().positions(argv)) {
+                    keys.add(argv[position]);
+                }
+            } else if (command.firstKey() > 0) {
                 int last = command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey();
                 for (int i = command.firstKey(); i <= last; i += command.step()) {
                     keys.add(argv[i]);
-                }
-            } else if (command.movableKeys() != null) {
-                for (int position : command.movableKeys().positions(argv)) {
-                    keys.add(argv[position]);
                 }
             }
         }
         return keys.isEmpty() ? null : cluster.redirection(keys.toArray(new byte[0][]), 0, -1, 1);
     }
 
-    /** The slot check's error for the command's keys, at fixed positions or found in the request; null if served here. */
+    /**
+     * The slot check's error for the command's keys, found in the request (as Redis's getkeys_proc
+     * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
+     * served here.
+     */
     private static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
-        if (command.firstKey() > 0) {
-            // SUNSUBSCRIBE without arguments names no shard channel.
-            return argv.length > command.firstKey()
-                    ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
+        if (command.movableKeys() != null) {
+            return cluster.redirection(argv, command.movableKeys().positions(argv));
         }
-        return command.movableKeys() == null ? null : cluster.redirection(argv, command.movableKeys().positions(argv));
+        // SUNSUBSCRIBE without arguments names no shard channel.
+        return command.firstKey() > 0 && argv.length > command.firstKey()
+                ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
     }
 
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.StringView;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -18,11 +19,6 @@ final class HyperLogLogCommands {
     /** Redis's HLL_TEST_CYCLES: rounds of PFSELFTEST's register test. */
     private static final int TEST_CYCLES = 1000;
 
-    /** PFADD's look at a stored HLL that no element changes: not an encoding. */
-    private static final int UNCHANGED = -1;
-    /** PFCOUNT's read of a stale cache: never a cardinality, which is not negative. */
-    private static final long STALE = -1;
-
     private HyperLogLogCommands() {
     }
 
@@ -30,30 +26,19 @@ final class HyperLogLogCommands {
     static void pfadd(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
         // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied or written.
-        Integer changing = keyspace.readString(argv[1], (page, offset, length) -> {
-            HyperLogLog stored = valid(HyperLogLog.of(page, offset, length));
-            for (int j = 2; j < argv.length; j++) {
-                if (stored.wouldChange(argv[j])) {
-                    return stored.encoding();
-                }
-            }
-            return UNCHANGED;
-        });
-        if (changing != null && changing == UNCHANGED) {
+        HyperLogLog stored = view(keyspace.read(argv[1]));
+        if (stored != null && !changesAny(stored, argv)) {
             client.reply().integer(0);
             return;
         }
         long sparseMaxBytes = keyspace.limits().hllSparseMaxBytes();
         // A dense HLL keeps its size, so its registers are raised where they are stored.
-        if (changing != null && changing == HyperLogLog.DENSE) {
-            keyspace.editString(argv[1], (page, offset, length) -> {
-                HyperLogLog stored = HyperLogLog.of(page, offset, length);
-                for (int j = 2; j < argv.length; j++) {
-                    stored.add(argv[j], sparseMaxBytes);
-                }
-                stored.invalidateCache();
-                return null;
-            });
+        if (stored != null && stored.encoding() == HyperLogLog.DENSE) {
+            HyperLogLog edited = view(keyspace.editString(argv[1], HyperLogLog.DENSE_SIZE));
+            for (int j = 2; j < argv.length; j++) {
+                edited.add(argv[j], sparseMaxBytes);
+            }
+            edited.invalidateCache();
             client.events().notify(STRING, "pfadd", argv[1], client.db());
             client.reply().integer(1);
             return;
@@ -71,7 +56,7 @@ final class HyperLogLogCommands {
         }
         if (updated) {
             hll.invalidateCache();
-            keyspace.putEdited(argv[1], hll.toValue());
+            keyspace.putRaw(argv[1], hll.toValue());
             client.events().notify(STRING, "pfadd", argv[1], client.db());
         }
         client.reply().integer(updated ? 1 : 0);
@@ -89,12 +74,9 @@ final class HyperLogLogCommands {
             client.reply().integer(HyperLogLog.count(max));
             return;
         }
-        Long cached = keyspace.readString(argv[1], (page, offset, length) -> {
-            HyperLogLog stored = valid(HyperLogLog.of(page, offset, length));
-            return stored.isCacheValid() ? stored.cachedCardinality() : STALE;
-        });
-        if (cached == null || cached != STALE) {
-            client.reply().integer(cached == null ? 0 : cached);
+        HyperLogLog stored = view(keyspace.read(argv[1]));
+        if (stored == null || stored.isCacheValid()) {
+            client.reply().integer(stored == null ? 0 : stored.cachedCardinality());
             return;
         }
         HyperLogLog hll = valid(keyspace.get(argv[1]));
@@ -104,7 +86,7 @@ final class HyperLogLogCommands {
         }
         // As Redis 7.0: the cache written back changes the string, so this read is propagated as itself.
         hll.cacheCardinality(cardinality);
-        keyspace.putEdited(argv[1], hll.toValue());
+        keyspace.putRaw(argv[1], hll.toValue());
         client.logAs(argv);
         client.reply().integer(cardinality);
     }
@@ -131,7 +113,7 @@ final class HyperLogLogCommands {
             }
         }
         destination.invalidateCache();
-        keyspace.putEdited(argv[1], destination.toValue());
+        keyspace.putRaw(argv[1], destination.toValue());
         // As Redis: PFMERGE announces itself as pfadd.
         client.events().notify(STRING, "pfadd", argv[1], client.db());
         client.reply().simpleString("OK");
@@ -149,7 +131,7 @@ final class HyperLogLogCommands {
             // Redis answers from the dense form, and keeps (and propagates) the conversion.
             boolean converted = toDense(hll);
             if (converted) {
-                keyspace.putEdited(argv[2], hll.toValue());
+                keyspace.putRaw(argv[2], hll.toValue());
             }
             byte[] dense = hll.toValue();
             Reply reply = client.reply();
@@ -167,7 +149,7 @@ final class HyperLogLogCommands {
         } else if (Args.is(argv[1], "todense")) {
             boolean converted = toDense(hll);
             if (converted) {
-                keyspace.putEdited(argv[2], hll.toValue());
+                keyspace.putRaw(argv[2], hll.toValue());
             }
             client.reply().integer(converted ? 1 : 0);
         } else {
@@ -244,14 +226,29 @@ final class HyperLogLogCommands {
      * encoding, or -1 for a missing key; Redis's errors for a value that is not an HLL or is corrupted.
      */
     private static int mergeInto(Keyspace keyspace, byte[] key, byte[] max) {
-        Integer encoding = keyspace.readString(key, (page, offset, length) -> {
-            HyperLogLog source = valid(HyperLogLog.of(page, offset, length));
-            if (!source.mergeInto(max)) {
-                throw new CommandError(HyperLogLog.CORRUPTED);
+        HyperLogLog source = view(keyspace.read(key));
+        if (source == null) {
+            return -1;
+        }
+        if (!source.mergeInto(max)) {
+            throw new CommandError(HyperLogLog.CORRUPTED);
+        }
+        return source.encoding();
+    }
+
+    /** True if adding one of the elements would change the HLL (or find it corrupted). */
+    private static boolean changesAny(HyperLogLog hll, byte[][] argv) {
+        for (int j = 2; j < argv.length; j++) {
+            if (hll.wouldChange(argv[j])) {
+                return true;
             }
-            return source.encoding();
-        });
-        return encoding == null ? -1 : encoding;
+        }
+        return false;
+    }
+
+    /** The HLL of a string where it is stored (valid until the keyspace next changes), or null for none. */
+    private static HyperLogLog view(StringView string) {
+        return string == null ? null : valid(HyperLogLog.of(string.bytes(), string.offset(), string.length()));
     }
 
     /** The string as an HLL to work on. */

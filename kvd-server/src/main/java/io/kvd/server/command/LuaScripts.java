@@ -105,9 +105,9 @@ final class LuaScripts {
             redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
             KEYS, ARGV = {}, {}
             local allowed = {}
-            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert collectgarbage coroutine error gcinfo
+            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert bit cjson cmsgpack collectgarbage coroutine error gcinfo
                 getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
-                setmetatable string table tonumber tostring type unpack xpcall]]):gmatch('%S+') do
+                setmetatable string struct table tonumber tostring type unpack xpcall]]):gmatch('%S+') do
               allowed[name] = true
             end
             for name in pairs(_G) do
@@ -264,6 +264,7 @@ final class LuaScripts {
         for (String library : new String[]{"base", "table", "string", "math", "debug"}) {
             lua.openLibrary(library);
         }
+        LuaLibraries.install(lua);
         lua.newTable();
         function(lua, "call", l -> redisCall(l, true));
         function(lua, "pcall", l -> redisCall(l, false));

@@ -1,9 +1,11 @@
 package io.kvd.server.command;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -14,6 +16,8 @@ final class Scores {
     private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
     private static final double LONG_RANGE = 9.223372036854775808e18;
     private static final Pattern DECIMAL = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    /** The longest weight whose exactness as a subnormal is worked out (an exact one has some 760 digits). */
+    private static final int MAX_EXACT_TEXT = 1200;
     private static final Pattern HEX = Pattern.compile("([0-9a-fA-F]+(\\.[0-9a-fA-F]*)?|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?");
 
     private Scores() {
@@ -49,6 +53,71 @@ final class Scores {
         }
         double value = strtodOrNaN(arg, i);
         return value;
+    }
+
+    /**
+     * SORT's weight (Redis 7.0's sortCommandGeneric): strtod of the string up to its first NUL byte,
+     * leading spaces allowed, an empty string 0; NaN when strtod cannot read it whole, reads NaN,
+     * or sets ERANGE: on overflow, and on underflow to zero or to an inexact subnormal.
+     */
+    static double parseSortWeight(byte[] arg) {
+        // Most weights are plain integers, which strtod and a long's conversion round alike.
+        Long integer = Args.toLong(arg);
+        if (integer != null) {
+            return integer;
+        }
+        int end = 0;
+        while (end < arg.length && arg[end] != 0) {
+            end++;
+        }
+        int i = 0;
+        while (i < end && isSpace(arg[i])) {
+            i++;
+        }
+        if (i == end) {
+            return end == 0 ? 0 : Double.NaN;
+        }
+        byte[] text = i == 0 && end == arg.length ? arg : Arrays.copyOfRange(arg, i, end);
+        double value = strtod(text, 0);
+        if (value != 0 && Math.abs(value) < Double.MIN_NORMAL && !isExactly(text, value)) {
+            return Double.NaN;
+        }
+        return value;
+    }
+
+    /**
+     * Whether the number strtod read is exactly {@code value}, a subnormal: glibc sets ERANGE for
+     * an inexact one only. A text too long to be worth the exact arithmetic counts as inexact.
+     */
+    private static boolean isExactly(byte[] text, double value) {
+        if (text.length > MAX_EXACT_TEXT) {
+            return false;
+        }
+        String number = new String(text, StandardCharsets.ISO_8859_1);
+        if (number.charAt(0) == '-' || number.charAt(0) == '+') {
+            number = number.substring(1);
+        }
+        BigDecimal exact;
+        if (number.length() > 1 && (number.charAt(1) == 'x' || number.charAt(1) == 'X')) {
+            String hex = number.substring(2);
+            int p = Math.max(hex.indexOf('p'), hex.indexOf('P'));
+            long exponent = p < 0 ? 0 : Long.parseLong(hex.substring(p + 1).replace("+", ""));
+            String digits = p < 0 ? hex : hex.substring(0, p);
+            int point = digits.indexOf('.');
+            if (point >= 0) {
+                exponent -= 4L * (digits.length() - point - 1);
+                digits = digits.substring(0, point) + digits.substring(point + 1);
+            }
+            if (exponent > 0 || exponent < -MAX_EXACT_TEXT * 4) {
+                return false;
+            }
+            int scale = (int) -exponent;
+            // 2^-k is 5^k / 10^k.
+            exact = new BigDecimal(new BigInteger(digits, 16)).multiply(new BigDecimal(BigInteger.valueOf(5).pow(scale), scale));
+        } else {
+            exact = new BigDecimal(number);
+        }
+        return exact.compareTo(new BigDecimal(Math.abs(value))) == 0;
     }
 
     /** strtod of {@code arg[from..]}, which must be read whole; overflow and underflow are errors (ERANGE). */

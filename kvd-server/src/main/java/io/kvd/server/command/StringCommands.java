@@ -2,16 +2,17 @@ package io.kvd.server.command;
 
 import io.kvd.server.command.StringOptions.Expiry;
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.StringView;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.STRING;
 
 /**
- * String commands (Redis's t_string.c). Values are byte arrays that other code may still hold
- * (a reply, the AOF buffer), so a command never changes a stored array in place: it stores a new one.
+ * String commands (Redis's t_string.c). SETRANGE and APPEND write into the stored string in place
+ * ({@link Keyspace#editString}), and STRLEN and GETRANGE read it where it is ({@link Keyspace#read}),
+ * so none of them copies a large string whole.
  */
 final class StringCommands {
     private static final byte[] EMPTY = {};
@@ -193,7 +194,7 @@ final class StringCommands {
     /** APPEND key value */
     static void append(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        StringView old = keyspace.read(argv[1]);
         byte[] value = argv[2];
         if (old == null) {
             // Redis's appendCommand stores the argument as SET would (int or embstr), not raw.
@@ -203,31 +204,31 @@ final class StringCommands {
             return;
         }
         // Only the result of appending is checked: the argument alone was within the limit.
-        checkLength(client, old.length, value.length);
-        byte[] joined = Arrays.copyOf(old, old.length + value.length);
-        System.arraycopy(value, 0, joined, old.length, value.length);
-        keyspace.putEdited(argv[1], joined);
+        int oldLength = old.length();
+        checkLength(client, oldLength, value.length);
+        StringView joined = keyspace.editString(argv[1], oldLength + value.length);
+        System.arraycopy(value, 0, joined.bytes(), joined.offset() + oldLength, value.length);
         client.events().notify(STRING, "append", argv[1], client.db());
-        client.reply().integer(joined.length);
+        client.reply().integer(joined.length());
     }
 
     /** STRLEN key */
     static void strlen(Client client, byte[][] argv) {
-        byte[] value = client.keyspace().get(argv[1]);
-        client.reply().integer(value == null ? 0 : value.length);
+        StringView value = client.keyspace().read(argv[1]);
+        client.reply().integer(value == null ? 0 : value.length());
     }
 
     /** GETRANGE key start end (also SUBSTR key start end) */
     static void getrange(Client client, byte[][] argv) {
         long start = Args.parseLong(argv[2]);
         long end = Args.parseLong(argv[3]);
-        byte[] value = client.keyspace().get(argv[1]);
+        StringView value = client.keyspace().read(argv[1]);
         // Redis's clamping: both negative and reversed is empty; negative counts from the end.
         if (value == null || (start < 0 && end < 0 && start > end)) {
             client.reply().bulk(EMPTY);
             return;
         }
-        int length = value.length;
+        int length = value.length();
         if (start < 0) {
             start = Math.max(length + start, 0);
         }
@@ -238,7 +239,7 @@ final class StringCommands {
         if (start > end || length == 0) {
             client.reply().bulk(EMPTY);
         } else {
-            client.reply().bulk(value, (int) start, (int) (end - start + 1));
+            client.reply().bulk(value.bytes(), value.offset() + (int) start, (int) (end - start + 1));
         }
     }
 
@@ -249,21 +250,18 @@ final class StringCommands {
             throw new CommandError("ERR offset is out of range");
         }
         Keyspace keyspace = client.keyspace();
-        byte[] old = keyspace.get(argv[1]);
+        StringView old = keyspace.read(argv[1]);
         byte[] patch = argv[3];
         if (patch.length == 0) {
             // Nothing to write: the length as it is, and no key created.
-            client.reply().integer(old == null ? 0 : old.length);
+            client.reply().integer(old == null ? 0 : old.length());
             return;
         }
         checkLength(client, offset, patch.length);
-        int end = (int) offset + patch.length;
-        byte[] base = old == null ? EMPTY : old;
-        byte[] value = Arrays.copyOf(base, Math.max(end, base.length));
-        System.arraycopy(patch, 0, value, (int) offset, patch.length);
-        keyspace.putEdited(argv[1], value);
+        StringView value = keyspace.editString(argv[1], (int) offset + patch.length);
+        System.arraycopy(patch, 0, value.bytes(), value.offset() + (int) offset, patch.length);
         client.events().notify(STRING, "setrange", argv[1], client.db());
-        client.reply().integer(value.length);
+        client.reply().integer(value.length());
     }
 
     /** Redis's checkStringLength: a string grown past proto-max-bulk-len (or past a long) is refused. */

@@ -132,11 +132,6 @@ final class EntrySlab implements EntryPages.Compactor {
         return PackedEntry.value(pages.bytes(address), EntryPages.offset(address));
     }
 
-    <R> R readValue(int id, StringReader<R> reader) {
-        long address = address(id);
-        return PackedEntry.readValue(pages.bytes(address), EntryPages.offset(address), reader);
-    }
-
     /** Entry {@code id}'s key compared with {@code key} as unsigned bytes, read in place. */
     int compareKey(int id, byte[] key) {
         long address = address(id);
@@ -162,6 +157,37 @@ final class EntrySlab implements EntryPages.Compactor {
         int at = EntryPages.offset(address);
         PackedEntry.write(pages.bytes(moved), EntryPages.offset(moved), id,
                 bytes, PackedEntry.keyStart(bytes, at, keyLength), keyLength, value);
+        setAddress(id, moved);
+        pages.free(address, PackedEntry.length(bytes, at));
+    }
+
+    /** A live entry's value where it is stored; valid until the next allocation or free. */
+    StringView valueView(int id) {
+        long address = address(id);
+        byte[] bytes = pages.bytes(address);
+        int at = EntryPages.offset(address);
+        return new StringView(bytes, PackedEntry.valueStart(bytes, at), PackedEntry.valueLength(bytes, at));
+    }
+
+    /**
+     * Lengthens a live entry's value to {@code length} bytes, its old bytes followed by zero bytes:
+     * one copy of the entry into new space (the space freed may be a reused page's, hence the fill).
+     */
+    void growValue(int id, int length) {
+        long address = address(id);
+        int keyLength = PackedEntry.keyLength(pages.bytes(address), EntryPages.offset(address));
+        long moved = pages.allocate(PackedEntry.length(keyLength, length), this);
+        // The allocation may have compacted this very entry elsewhere: read it where it is now.
+        address = address(id);
+        byte[] bytes = pages.bytes(address);
+        int at = EntryPages.offset(address);
+        int oldStart = PackedEntry.valueStart(bytes, at);
+        int oldLength = PackedEntry.valueLength(bytes, at);
+        byte[] target = pages.bytes(moved);
+        int start = PackedEntry.writeHead(target, EntryPages.offset(moved), id,
+                bytes, oldStart - keyLength, keyLength, length);
+        System.arraycopy(bytes, oldStart, target, start, oldLength);
+        Arrays.fill(target, start + oldLength, start + length, (byte) 0);
         setAddress(id, moved);
         pages.free(address, PackedEntry.length(bytes, at));
     }

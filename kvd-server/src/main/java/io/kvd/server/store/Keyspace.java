@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * {@link IncrementalHashTable} (Redis's dict: chained buckets, resized a few buckets per
  * operation, SCAN's reverse-binary cursor across both tables); and a {@link DeadlineIndex}, the
  * dense array of deadlines that gives a uniformly random key with a TTL in O(1) for active expiry.
- * Values and keys handed out are copies.
+ * Values and keys handed out are copies, but for the {@link StringView}s of {@link #read} and
+ * {@link #editString}, valid until the next change.
  *
  * <p>Each entry's tag in the slab is its {@link Encoding}. A string, a listpack hash and a small
  * set and a short list are the entry's bytes; a large collection is a {@link MemberTable} (a long
@@ -108,11 +109,11 @@ public final class Keyspace {
     }
 
     /**
-     * What {@code reader} makes of the string value of a live key, read where it is stored
-     * instead of copied (PFADD and PFCOUNT read a 12 KB HyperLogLog to find, most of the time,
-     * that nothing changes); null for a missing key, {@link WrongTypeException} for another type.
+     * The string value of a live key where it is stored, or null; {@link WrongTypeException} for
+     * another type. Valid until the next change, and only to be read: for commands that scan a
+     * large string (BITCOUNT, BITPOS), which a copy would double.
      */
-    public <R> R readString(byte[] key, StringReader<R> reader) {
+    public StringView read(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));
         if (id == 0) {
             return null;
@@ -120,31 +121,37 @@ public final class Keyspace {
         if (encodingOf(id).type != ValueType.STRING) {
             throw new WrongTypeException();
         }
-        return slab.readValue(id, reader);
+        return slab.valueView(id);
     }
 
     /**
-     * Changes the string value of a live key where it is stored, keeping its length and deadline
-     * (Redis's in-place edits: a dense HyperLogLog's register), tagged raw as {@link #putEdited}
-     * does; {@code editor} may write within the value only. Null for a missing key,
-     * {@link WrongTypeException} for another type.
+     * SETBIT, BITFIELD, SETRANGE and APPEND's write: opens the string under {@code key} (a new one
+     * of zero bytes if missing) for editing in place, first lengthened with zero bytes to at least
+     * {@code length}, and returns it; the caller then writes the bytes it changes into the view,
+     * before anything else changes the keyspace. Counted as a change and told to watchers now; a
+     * running snapshot takes the old value first. The deadline stays; the value is raw from then
+     * on, as Redis's edited strings are. So a change to a large string costs the bytes changed,
+     * not a copy of the string, unless it grows. {@link WrongTypeException} for another type.
      */
-    public <R> R editString(byte[] key, StringReader<R> editor) {
+    public StringView editString(byte[] key, int length) {
         int id = lookup(key, PackedEntry.hash(key));
-        if (id == 0) {
-            return null;
-        }
-        if (encodingOf(id).type != ValueType.STRING) {
+        if (id != 0 && encodingOf(id).type != ValueType.STRING) {
             throw new WrongTypeException();
         }
         databases.changes++;
-        if (snapshot != null) {
-            snapshot.beforeChange(id);
+        if (id == 0) {
+            id = store(key, new byte[length]);
+        } else {
+            if (snapshot != null) {
+                snapshot.beforeChange(id);
+            }
+            if (slab.valueView(id).length() < length) {
+                slab.growValue(id, length);
+            }
+            touched(key);
         }
-        R result = slab.readValue(id, editor);
         slab.setTag(id, Encoding.STRING_RAW.ordinal());
-        touched(key);
-        return result;
+        return slab.valueView(id);
     }
 
     /** The string value of a live key, or null when it is missing or of another type (MGET). */
@@ -286,6 +293,19 @@ public final class Keyspace {
         return storeCompact(id, key, encoding, tables.register(table));
     }
 
+    /**
+     * Puts {@code table} in place of live entry {@code id}'s compact value, the same members in
+     * another encoding, without counting a change or telling watchers: Redis's SORT converts a
+     * sorted set so, neither dirtying nor signalling the key.
+     */
+    void reencode(int id, Encoding encoding, Object table) {
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+        slab.setValue(id, tables.register(table));
+        slab.setTag(id, encoding.ordinal());
+    }
+
     /** Entry {@code id}'s table is about to change in place: counted, and a snapshot takes its contents first. */
     void beforeTableChange(int id) {
         databases.changes++;
@@ -333,11 +353,11 @@ public final class Keyspace {
     }
 
     /**
-     * APPEND and SETRANGE: sets a string grown or changed in place, keeping the key's deadline.
-     * Redis keeps such a string in its raw encoding whatever its length, and OBJECT ENCODING
-     * says so, so the entry is tagged.
+     * BITOP's result: sets a string built by the command, keeping the key's deadline. Redis
+     * stores such a string in its raw encoding whatever its length, and OBJECT ENCODING says
+     * so, so the entry is tagged.
      */
-    public void putEdited(byte[] key, byte[] value) {
+    public void putRaw(byte[] key, byte[] value) {
         databases.changes++;
         slab.setTag(store(key, value), Encoding.STRING_RAW.ordinal());
     }

@@ -9,8 +9,9 @@ import java.util.Arrays;
  * The layout of one entry inside a page of {@link EntryPages}: the entry's id (4 bytes), the key's
  * and the value's lengths as {@link Varint}s (one byte each up to 127), the key, then the value. The id
  * lets a page be walked and each entry's owner found, which is what compaction needs; the lengths
- * let the walk step from one entry to the next. Reads hand out copies, so no array escapes, and a
- * value of the same length is overwritten in place.
+ * let the walk step from one entry to the next. Reads hand out copies, and a value of the same
+ * length is overwritten in place; only {@link StringView}s, valid until the next change, look
+ * into a page directly.
  */
 final class PackedEntry {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -33,11 +34,17 @@ final class PackedEntry {
 
     /** Writes an entry whose key is {@code keyLength} bytes of {@code keySource} from {@code keyFrom}. */
     static void write(byte[] page, int at, int id, byte[] keySource, int keyFrom, int keyLength, byte[] value) {
+        int valueStart = writeHead(page, at, id, keySource, keyFrom, keyLength, value.length);
+        System.arraycopy(value, 0, page, valueStart, value.length);
+    }
+
+    /** Writes an entry's id, lengths and key, leaving its value's bytes to the caller; returns where they start. */
+    static int writeHead(byte[] page, int at, int id, byte[] keySource, int keyFrom, int keyLength, int valueLength) {
         INT.set(page, at, id);
         int next = Varint.write(page, at + ID_BYTES, keyLength);
-        next = Varint.write(page, next, value.length);
+        next = Varint.write(page, next, valueLength);
         System.arraycopy(keySource, keyFrom, page, next, keyLength);
-        System.arraycopy(value, 0, page, next + keyLength, value.length);
+        return next + keyLength;
     }
 
     static int id(byte[] page, int at) {
@@ -81,13 +88,6 @@ final class PackedEntry {
         return Arrays.copyOfRange(page, valueStart, valueStart + valueLength(page, at, keyLength));
     }
 
-    /** The value of the entry at {@code at}, read where it lies: {@code reader} must not keep the page. */
-    static <R> R readValue(byte[] page, int at, StringReader<R> reader) {
-        int keyLength = keyLength(page, at);
-        int valueStart = keyStart(page, at, keyLength) + keyLength;
-        return reader.read(page, valueStart, valueLength(page, at, keyLength));
-    }
-
     /** Overwrites the value if the new one has the same length; false if the entry must move. */
     static boolean replaceValue(byte[] page, int at, byte[] value) {
         int keyLength = keyLength(page, at);
@@ -96,6 +96,16 @@ final class PackedEntry {
         }
         System.arraycopy(value, 0, page, keyStart(page, at, keyLength) + keyLength, value.length);
         return true;
+    }
+
+    /** Where the value of the entry at {@code at} starts in its page. */
+    static int valueStart(byte[] page, int at) {
+        int keyLength = keyLength(page, at);
+        return keyStart(page, at, keyLength) + keyLength;
+    }
+
+    static int valueLength(byte[] page, int at) {
+        return valueLength(page, at, keyLength(page, at));
     }
 
     private static int valueLength(byte[] page, int at, int keyLength) {

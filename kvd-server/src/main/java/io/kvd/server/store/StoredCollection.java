@@ -87,6 +87,15 @@ abstract class StoredCollection {
         unwritten = false;
     }
 
+    /** As {@link #storeTable}, for a collection that exists, without it counting as a change ({@link Keyspace#reencode}). */
+    void reencodeTable(Encoding to, MemberTable converted) {
+        encoding = to;
+        keyspace.reencode(id, to, converted);
+        table = converted;
+        packed = null;
+        unwritten = false;
+    }
+
     /** The last member went: the key is deleted, and this collection is empty as if new. */
     void emptied(Encoding emptyEncoding) {
         keyspace.removeEmptied(id);

@@ -6,7 +6,7 @@ package io.kvd.server.store;
  * trace, since it is an answer, not a fault.
  */
 public final class WrongTypeException extends RuntimeException {
-    WrongTypeException() {
+    public WrongTypeException() {
         super("WRONGTYPE Operation against a key holding the wrong kind of value", null, false, false);
     }
 }

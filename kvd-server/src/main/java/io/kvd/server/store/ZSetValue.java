@@ -371,15 +371,34 @@ public final class ZSetValue extends StoredCollection {
         return value;
     }
 
+    /**
+     * Redis 7.0's SORT converts a listpack sorted set to a skip list for good, before it reads it;
+     * a side effect that is no change to the set: not logged, not seen by WATCH.
+     */
+    public void convertForSort() {
+        if (table != null || packed == null) {
+            return;
+        }
+        decode();
+        reencodeTable(Encoding.ZSET_SKIPLIST, toTable());
+        members = null;
+        scores = null;
+        count = 0;
+    }
+
     /** Moves the members into a table, for good (Redis never converts a sorted set back in place). */
     private void convertToTable() {
+        storeTable(Encoding.ZSET_SKIPLIST, toTable());
+        members = null;
+        scores = null;
+        count = 0;
+    }
+
+    private MemberTable toTable() {
         MemberTable converted = MemberTable.sorted();
         for (int i = 0; i < count; i++) {
             converted.put(members[i], MemberTable.scoreBytes(scores[i]));
         }
-        storeTable(Encoding.ZSET_SKIPLIST, converted);
-        members = null;
-        scores = null;
-        count = 0;
+        return converted;
     }
 }

@@ -115,7 +115,7 @@ class CommandCommandTest {
         assertThat(elements(kvd.call("COMMAND", "LIST", "FILTERBY", "ACLCAT", "string")))
                 .containsExactly(Stream.of("get", "set", "setnx", "setex", "psetex", "getset", "getdel", "getex", "mget",
                                 "mset", "msetnx", "append", "strlen", "getrange", "substr", "setrange", "incr", "decr",
-                                "incrby", "decrby", "incrbyfloat")
+                                "incrby", "decrby", "incrbyfloat", "lcs")
                         .map(RespReply.BulkString::of).toArray(RespReply[]::new));
     }
 

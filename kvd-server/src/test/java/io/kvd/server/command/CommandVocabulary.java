@@ -27,6 +27,9 @@ public final class CommandVocabulary {
             "k", "k2", "*", "0", "1", "-1", "10", "1.5", "9223372036854775807", "-9223372036854775808", "",
             "GET", "SETNAME", "LIST", "INFO", "DOCS", "hz", "inf", "nan", "1e400", "[a-", "\\",
             "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "BITOP", "AND", "OR", "XOR", "NOT", "BIT", "BYTE",
+            "SORT", "SORT_RO", "BY", "ALPHA", "ASC", "DESC", "STORE", "#", "nosort", "k*", "k*->f",
+            "LCS", "LEN", "IDX", "MINMATCHLEN", "WITHMATCHLEN",
+            "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1",
             "PFADD", "PFCOUNT", "PFMERGE", "PFDEBUG", "GETREG", "DECODE", "ENCODING", "TODENSE", "HYLL",
             "HYLL\u0001\0\0\0\0\0\0\0\0\0\0\u0080\u007f"};
 

@@ -106,6 +106,9 @@ class KeyspaceEventsTest {
         assertThat(published("SETRANGE", "a", "0", "")).isEmpty();
         assertThat(published("SETBIT", "bm", "0", "1")).isEqualTo(event("setbit", "bm"));
         assertThat(published("SETBIT", "bm", "0", "1")).isEmpty();
+        assertThat(published("BITFIELD", "bm", "SET", "u8", "0", "1")).isEqualTo(event("setbit", "bm"));
+        assertThat(published("BITFIELD", "bm", "OVERFLOW", "FAIL", "INCRBY", "u8", "0", "-5")).isEqualTo(event("setbit", "bm"));
+        assertThat(published("BITFIELD", "bm", "GET", "u8", "0")).isEmpty();
         assertThat(published("BITOP", "NOT", "bm", "bm")).isEqualTo(event("set", "bm"));
         assertThat(published("BITOP", "AND", "bm", "nope")).isEqualTo(event("del", "bm"));
         assertThat(published("INCR", "i")).isEqualTo(event("incrby", "i"));

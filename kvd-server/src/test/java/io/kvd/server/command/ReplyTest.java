@@ -5,10 +5,14 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A client's pending replies: taken whole and in order, however large; cleared by the replay's client. */
+/**
+ * A client's pending replies: taken whole and in order, however large, whichever clients wrote in
+ * between; cleared by the replay's client.
+ */
 class ReplyTest {
     private final Reply reply = new Reply(UnpooledByteBufAllocator.DEFAULT);
 
@@ -64,6 +68,44 @@ class ReplyTest {
         ByteBuf taken = reply.take();
         try {
             assertThat(taken.toString(StandardCharsets.US_ASCII)).isEqualTo("+OK\r\n");
+        } finally {
+            taken.release();
+        }
+    }
+
+    @Test
+    void repliesOfClientsWritingInTurnStayEachInItsOwnOrder() {
+        Reply other = new Reply(UnpooledByteBufAllocator.DEFAULT);
+        byte[] large = new byte[Reply.STAGED_VALUE_BYTES + 1];
+        Arrays.fill(large, (byte) 'x');
+        StringBuilder mine = new StringBuilder();
+        StringBuilder theirs = new StringBuilder();
+        for (int i = 0; i < 3_000; i++) {
+            reply.integer(i);
+            mine.append(':').append(i).append("\r\n");
+            other.bulk(new byte[] {'a', 'b'});
+            theirs.append("$2\r\nab\r\n");
+            if (i % 100 == 0) {
+                reply.bulk(large);
+                mine.append('$').append(large.length).append("\r\n").append(new String(large, StandardCharsets.US_ASCII)).append("\r\n");
+                other.ok();
+                theirs.append("+OK\r\n");
+            }
+        }
+        assertTaken(other, theirs.toString());
+        Reply closed = new Reply(UnpooledByteBufAllocator.DEFAULT);
+        closed.integer(7);
+        closed.discard();
+        reply.nullBulk();
+        mine.append("$-1\r\n");
+        assertThat(reply.pendingBytes()).isEqualTo(mine.length());
+        assertTaken(reply, mine.toString());
+    }
+
+    private static void assertTaken(Reply reply, String expected) {
+        ByteBuf taken = reply.take();
+        try {
+            assertThat(taken.toString(StandardCharsets.US_ASCII)).isEqualTo(expected);
         } finally {
             taken.release();
         }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,27 @@ class EntrySlabTest {
             slab.checkInvariants(1);
         }
         assertThat(slab.pagesHeld()).isEqualTo(1);
+    }
+
+    @Test
+    void aGrownValueKeepsItsBytesThenZerosEvenInAReusedPage() {
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; slab.pagesHeld() < 3; i++) {
+            ids.add(allocate("junk" + i, 100));
+        }
+        int id = allocate("k", 10);
+        for (int junk : ids) {
+            slab.free(junk);
+        }
+        for (int length : new int[] {300, 5000, EntryPages.LARGEST_SHARED + 1}) {
+            slab.growValue(id, length);
+            byte[] expected = Arrays.copyOf(value("k", 10), length);
+            assertThat(slab.value(id)).isEqualTo(expected);
+            StringView view = slab.valueView(id);
+            assertThat(Arrays.copyOfRange(view.bytes(), view.offset(), view.offset() + view.length())).isEqualTo(expected);
+            assertThat(slab.key(id)).isEqualTo(bytes("k"));
+            slab.checkInvariants(1);
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kvd.server.store;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -103,6 +104,8 @@ class KeyspaceModelTest {
             setDeadline(key, PERSISTENT);
         } else if (dice < 30) {
             rename(key, randomKeyName());
+        } else if (dice < 37) {
+            editString(key);
         } else if (dice < 55) {
             assertLookupsAgree(key);
         } else if (dice < 70) {
@@ -184,9 +187,33 @@ class KeyspaceModelTest {
         }
     }
 
+    /**
+     * A few bytes written in place into the string, grown first one time in three (rarely past
+     * what a shared page takes): the deadline stays, a missing key is created persistent.
+     */
+    private void editString(String key) {
+        ModelEntry e = liveEntry(key);
+        byte[] old = e == null ? new byte[0] : e.value;
+        int grown = random.nextInt(500) == 0 ? EntryPages.LARGEST_SHARED + 1 + random.nextInt(1000)
+                : old.length + random.nextInt(100);
+        int length = old.length == 0 || random.nextInt(3) == 0 ? Math.max(1, grown) : old.length;
+        byte[] value = Arrays.copyOf(old, Math.max(length, old.length));
+        StringView view = keyspace.editString(bytes(key), length);
+        assertThat(view.length()).isEqualTo(value.length);
+        for (int i = random.nextInt(4); i >= 0; i--) {
+            int at = random.nextInt(value.length);
+            value[at] = (byte) op;
+            view.bytes()[view.offset() + at] = (byte) op;
+        }
+        change(key, value, e == null ? PERSISTENT : e.deadline);
+    }
+
     private void assertLookupsAgree(String key) {
         ModelEntry e = liveEntry(key);
         assertThat(keyspace.get(bytes(key))).isEqualTo(e == null ? null : e.value);
+        StringView view = keyspace.read(bytes(key));
+        assertThat(view == null ? null : Arrays.copyOfRange(view.bytes(), view.offset(), view.offset() + view.length()))
+                .isEqualTo(e == null ? null : e.value);
         assertThat(keyspace.exists(bytes(key))).isEqualTo(e != null);
         assertThat(keyspace.deadline(bytes(key))).isEqualTo(e == null ? MISSING : e.deadline);
     }

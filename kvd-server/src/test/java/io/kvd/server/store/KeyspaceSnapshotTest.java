@@ -74,16 +74,34 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
-    void aStringEditedInPlaceAheadOfTheTraversalHandsOutTheOldValue() {
+    void inPlaceEditsAheadOfTheTraversalHandOutTheValueBeforeTheEdit() {
+        putKeys(20);
+        String large = "a".repeat(EntryPages.LARGEST_SHARED + 100);
+        keyspace.put(b("large"), b(large), NOW + 500);
+        KeyspaceSnapshot snapshot = start();
+        StringView edited = keyspace.editString(b("large"), 1);
+        edited.bytes()[edited.offset()] = 'b';
+        edited = keyspace.editString(b("large"), 1);
+        edited.bytes()[edited.offset() + 1] = 'c';
+        StringView grown = keyspace.editString(b("k19"), 8);
+        grown.bytes()[grown.offset() + 7] = 'x';
+        finish(snapshot);
+        assertThat(handedOut()).containsEntry("large", large + "@" + (NOW + 500)).containsEntry("k19", "v19@-1")
+                .hasSize(21);
+        assertThat(keyspace.get(b("large"))).isEqualTo(b("bc" + large.substring(2)));
+        assertThat(keyspace.get(b("k19"))).isEqualTo(b("v19\0\0\0\0x"));
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void inPlaceEditBehindTheTraversalLeavesWhatWasHandedOut() {
         putKeys(20);
         KeyspaceSnapshot snapshot = start();
-        keyspace.editString(b("k19"), (page, offset, length) -> {
-            page[offset] = 'w';
-            return null;
-        });
+        snapshot.step(3);
+        StringView edited = keyspace.editString(b("k0"), 2);
+        edited.bytes()[edited.offset()] = 'X';
         finish(snapshot);
-        assertThat(handedOut()).containsEntry("k19", "v19@-1").hasSize(20);
-        assertThat(keyspace.get(b("k19"))).isEqualTo(b("w19"));
+        assertThat(handedOut()).containsEntry("k0", "v0@-1").hasSize(20);
     }
 
     @Test
@@ -345,13 +363,17 @@ class KeyspaceSnapshotTest {
     private void randomChange(SplittableRandom random, int range, long now) {
         byte[] key = b("k" + random.nextInt(range));
         byte[] value = b("v" + random.nextInt(1000));
-        switch (random.nextInt(8)) {
+        switch (random.nextInt(9)) {
             case 0, 1 -> keyspace.put(key, value, random.nextInt(4) == 0 ? now + random.nextInt(200) : PERSISTENT);
             case 2 -> keyspace.putKeepingDeadline(key, value);
             case 3 -> keyspace.remove(key);
             case 4 -> keyspace.setDeadline(key, random.nextBoolean() ? PERSISTENT : now + random.nextInt(200));
             case 5 -> keyspace.rename(key, b("k" + random.nextInt(range)));
             case 6 -> keyspace.get(key);
+            case 7 -> {
+                StringView edited = keyspace.editString(key, 1 + random.nextInt(8));
+                edited.bytes()[edited.offset() + random.nextInt(edited.length())] = 'e';
+            }
             default -> keyspace.randomKey();
         }
     }

@@ -11,7 +11,6 @@ import java.util.Set;
 import static io.kvd.server.store.Keyspace.MISSING;
 import static io.kvd.server.store.Keyspace.PERSISTENT;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KeyspaceTest {
     private static final long NOW = 1_700_000_000_000L;
@@ -71,33 +70,6 @@ class KeyspaceTest {
         assertThat(keyspace.get(b("a"))).isEqualTo(b("1"));
         assertThat(keyspace.exists(b("a"))).isTrue();
         assertThat(keyspace.size()).isEqualTo(1);
-    }
-
-    @Test
-    void readStringSeesTheStoredValueWithoutCopyingIt() {
-        keyspace.put(b("a"), b("hello"), PERSISTENT);
-        assertThat(keyspace.<String>readString(b("a"), (page, offset, length) -> new String(page, offset, length,
-                StandardCharsets.UTF_8))).isEqualTo("hello");
-        assertThat(keyspace.<String>readString(b("missing"), (page, offset, length) -> "found")).isNull();
-        keyspace.setForWrite(b("set")).add(b("x"));
-        assertThatThrownBy(() -> keyspace.readString(b("set"), (page, offset, length) -> "found"))
-                .isInstanceOf(WrongTypeException.class);
-    }
-
-    @Test
-    void editStringChangesTheStoredBytesKeepsTheDeadlineAndCountsAChange() {
-        keyspace.put(b("a"), b("hello"), NOW + 1000);
-        long changes = keyspace.changes();
-        keyspace.editString(b("a"), (page, offset, length) -> {
-            page[offset] = 'j';
-            return null;
-        });
-        assertThat(keyspace.get(b("a"))).isEqualTo(b("jello"));
-        assertThat(keyspace.deadline(b("a"))).isEqualTo(NOW + 1000);
-        assertThat(keyspace.changes()).isEqualTo(changes + 1);
-        assertThat(keyspace.objectEncoding(b("a"))).isEqualTo("raw");
-        assertThat(keyspace.<String>editString(b("missing"), (page, offset, length) -> "edited")).isNull();
-        assertThat(keyspace.changes()).isEqualTo(changes + 1);
     }
 
     @Test
