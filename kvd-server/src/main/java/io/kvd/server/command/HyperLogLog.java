@@ -13,9 +13,10 @@ import java.util.Arrays;
  * and VAL (1vvvvvxx: 1-4 registers of value 1-32). A sparse HLL turns dense once it would pass
  * hll-sparse-max-bytes or needs a value above 32.
  * <p>
- * One instance is either a read-only view of a string where the keyspace stores it, from
- * {@link #start}, or one command's working copy, which starts at 0 and may hold spare room past
- * {@link #length} for a growing sparse form; {@link #toValue} gives the string to store.
+ * One instance is either a view of a string where the keyspace stores it, from {@link #start}
+ * (read, or a dense one's registers raised in place, which keeps its size), or one command's
+ * working copy, which starts at 0 and may hold spare room past {@link #length} for a growing
+ * sparse form; {@link #toValue} gives the string to store.
  */
 final class HyperLogLog {
     static final String NOT_HLL = "WRONGTYPE Key is not a valid HyperLogLog string value.";
