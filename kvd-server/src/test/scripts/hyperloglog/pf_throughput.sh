@@ -3,7 +3,8 @@
 # and 16 (the key turns dense early on, as a real counter does), then PFCOUNT of the union of 10
 # dense keys (never cached, so each call merges and estimates). kvd started with the README's
 # command against redis-server, a fresh server each, in alternating rounds; ops/s printed per run.
-# Usage: pf_throughput.sh [rounds] [requests]   (from the repository root after `mvn package`)
+# With WARM=1 each server first runs the PFADDs once unmeasured (the JIT's warm-up; Redis needs none).
+# Usage: [WARM=1] pf_throughput.sh [rounds] [requests]   (from the repository root after `mvn package`)
 set -euo pipefail
 ROUNDS=${1:-3}
 REQUESTS=${2:-1000000}
@@ -27,6 +28,10 @@ fill() {
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
         start_server $server "$WORK"
+        if [ "${WARM:-0}" = 1 ]; then
+            rps -P 16 -n "$REQUESTS" -r 100000000 PFADD hll __rand_int__ >/dev/null
+            rps -n $((REQUESTS / 5)) -r 100000000 PFADD hll __rand_int__ >/dev/null
+        fi
         for pipe in 1 16; do
             redis-cli -p $port del hll >/dev/null
             echo "round $round $server PFADD pipeline $pipe: $(rps -P $pipe -n "$REQUESTS" -r 100000000 PFADD hll __rand_int__)"
