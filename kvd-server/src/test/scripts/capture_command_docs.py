@@ -28,6 +28,8 @@ SUBCOMMANDS = {
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
     "script": ["exists", "flush", "load", "help"],
+    "xinfo": ["stream", "help"],
+    "function": ["load", "delete", "list", "stats", "kill", "flush", "dump", "restore", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }
 

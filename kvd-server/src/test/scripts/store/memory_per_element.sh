@@ -6,13 +6,14 @@
 #   list16  one list of 1,000,000 random 16-byte elements: per element
 #   zset    one sorted set of 1,000,000 members ("member:%07d") with distinct random scores: per member
 #   zsets10 100,000 sorted sets ("zset:%08d") of 10 members ("m:N", scores 0..9): per member
+#   stream  one stream of 1,000,000 entries (ids N-1) of two fields, 8-byte names and values: per entry
 # Each is loaded with redis-cli --pipe in two halves (SADD of 100 members per command for the big
 # sets and lists, ZADD of 100 pairs for the big sorted set). kvd: resident set (VmRSS after a full GC) per element over the whole fill, and marginal:
 # over the second half only, which leaves out what the first fill costs once (buffers, code, the
 # allocator's arrays kept ready); the live heap at the end. Redis: INFO used_memory and RSS, the same two ways.
 # Usage: memory_per_element.sh SHAPE [extra JVM flags...]   (from the repository root after `mvn package`)
 set -euo pipefail
-SHAPE=${1:?hashes, set16, setint, list16, zset or zsets10}
+SHAPE=${1:?hashes, set16, setint, list16, zset, zsets10 or stream}
 shift
 JVM_FLAGS=("$@")
 PORT_KVD=$((20000 + RANDOM % 20000))
@@ -64,6 +65,11 @@ with halves[0], halves[1]:
             for m in range(10):
                 pairs += [b"%d" % m, b"m:%d" % m]
             command(halves[z % 2], b"ZADD", b"zset:%08d" % z, *pairs)
+        print(1_000_000)
+    elif shape == "stream":
+        for i in range(1, 1_000_001):
+            command(halves[i * 2 // 1_000_001], b"XADD", b"stream", b"%d-1" % i,
+                    b"fieldone", b"%08d" % rng.randrange(100_000_000), b"fieldtwo", b"%08d" % rng.randrange(100_000_000))
         print(1_000_000)
     else:
         sys.exit("unknown shape " + shape)

@@ -99,6 +99,33 @@ class AofRewriteTest {
     }
 
     @Test
+    void streamsAreRewrittenAsXaddPerEntryThenXsetidAndReloadTheSame() throws Exception {
+        RespReply[] before = new RespReply[2];
+        try (RespConnection c = new RespConnection(start())) {
+            c.call("XADD", "s", "1-1", "a", "1");
+            c.call("XADD", "s", "2-1", "a", "2", "b", "3");
+            c.call("XDEL", "s", "1-1");
+            c.call("XADD", "e", "5-5", "f", "v");
+            c.call("XDEL", "e", "5-5");
+            before[0] = c.call("XINFO", "STREAM", "s");
+            before[1] = c.call("XINFO", "STREAM", "e");
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo(STARTED);
+            awaitRewrites(c, 1);
+        }
+        assertThat(Files.readString(aof())).isEqualTo("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n"
+                + "*7\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n2-1\r\n$1\r\na\r\n$1\r\n2\r\n$1\r\nb\r\n$1\r\n3\r\n"
+                + "*7\r\n$6\r\nXSETID\r\n$1\r\ns\r\n$3\r\n2-1\r\n$12\r\nENTRIESADDED\r\n$1\r\n2\r\n"
+                + "$12\r\nMAXDELETEDID\r\n$3\r\n1-1\r\n"
+                + "*7\r\n$4\r\nXADD\r\n$1\r\ne\r\n$6\r\nMAXLEN\r\n$1\r\n0\r\n$3\r\n0-1\r\n$1\r\nx\r\n$1\r\ny\r\n"
+                + "*7\r\n$6\r\nXSETID\r\n$1\r\ne\r\n$3\r\n5-5\r\n$12\r\nENTRIESADDED\r\n$1\r\n1\r\n"
+                + "$12\r\nMAXDELETEDID\r\n$3\r\n5-5\r\n");
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("XINFO", "STREAM", "s")).isEqualTo(before[0]);
+            assertThat(c.call("XINFO", "STREAM", "e")).isEqualTo(before[1]);
+        }
+    }
+
+    @Test
     void rewrittenFilePassesTheCheckAndLoadsAfterRestart() throws Exception {
         try (RespConnection c = new RespConnection(start())) {
             fill(c, 1000);
@@ -112,6 +139,25 @@ class AofRewriteTest {
             assertThat(c.call("DBSIZE")).isEqualTo(new RespReply.Integer(1001));
             assertThat(c.call("GET", "key:999")).isEqualTo(BulkString.of("value:999"));
             assertThat(c.call("GET", "after")).isEqualTo(BulkString.of("rewrite"));
+        }
+    }
+
+    @Test
+    void functionLibrariesSurviveARestartAndARewrite() throws Exception {
+        String library = "#!lua name=lib\nredis.register_function('bump', function(keys) return redis.call('incr', keys[1]) end)";
+        try (RespConnection c = new RespConnection(start())) {
+            assertThat(c.call("FUNCTION", "LOAD", library)).isEqualTo(BulkString.of("lib"));
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(1));
+        }
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(2));
+            c.call("BGREWRITEAOF");
+            awaitRewrites(c, 1);
+        }
+        assertThat(Files.readString(aof()))
+                .startsWith(new String(RespConnection.encode("FUNCTION", "LOAD", library), StandardCharsets.UTF_8));
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("FCALL", "bump", "1", "n")).isEqualTo(new RespReply.Integer(3));
         }
     }
 

@@ -84,7 +84,7 @@ public final class AofLoader {
                     // keys of slots the map now gives to another node must not be dropped.
                     client.setAuthenticated(true);
                     client.obeyEverySlot();
-                    client.denyBlocking();
+                    client.replayAof();
                 }
                 if (prefetchedRecords == 0) {
                     prefetchedRecords = prefetchKeys(reader, client.keyspace(), keys);

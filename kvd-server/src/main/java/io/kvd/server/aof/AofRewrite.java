@@ -5,6 +5,7 @@ import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
+import io.kvd.server.store.StreamId;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.ZSetValue;
 import io.netty.buffer.ByteBuf;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -80,7 +82,18 @@ final class AofRewrite {
     private static final byte[] SADD = {'S', 'A', 'D', 'D'};
     private static final byte[] RPUSH = {'R', 'P', 'U', 'S', 'H'};
     private static final byte[] ZADD = {'Z', 'A', 'D', 'D'};
+    private static final byte[] FUNCTION = {'F', 'U', 'N', 'C', 'T', 'I', 'O', 'N'};
+    private static final byte[] LOAD = {'L', 'O', 'A', 'D'};
     private static final byte[] PEXPIREAT = {'P', 'E', 'X', 'P', 'I', 'R', 'E', 'A', 'T'};
+    private static final byte[] XADD = {'X', 'A', 'D', 'D'};
+    private static final byte[] XSETID = {'X', 'S', 'E', 'T', 'I', 'D'};
+    private static final byte[] MAXLEN = {'M', 'A', 'X', 'L', 'E', 'N'};
+    private static final byte[] ZERO = {'0'};
+    private static final byte[] EMPTY_STREAM_ID = {'0', '-', '1'};
+    private static final byte[] EMPTY_STREAM_FIELD = {'x'};
+    private static final byte[] EMPTY_STREAM_VALUE = {'y'};
+    private static final byte[] ENTRIESADDED = "ENTRIESADDED".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAXDELETEDID = "MAXDELETEDID".getBytes(StandardCharsets.US_ASCII);
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
 
@@ -123,8 +136,8 @@ final class AofRewrite {
     private long longestStepNanos;
     private long longestStepCpuNanos;
 
-    private AofRewrite(Path file, FileChannel out, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
-                       ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+    private AofRewrite(Path file, FileChannel out, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
+                       int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
         this.file = file;
         this.temp = tempFile(file);
         this.out = out;
@@ -138,6 +151,10 @@ final class AofRewrite {
             t.setDaemon(true);
             return t;
         });
+        // As Redis 7.0's rewriteFunctions: the libraries first, so replay loads them before any data.
+        for (byte[] code : libraries) {
+            RespWriter.writeCommand(chunk, FUNCTION, LOAD, code);
+        }
         this.snapshot = databases.startSnapshot(ITEMS_PER_COMMAND, new KeyspaceSnapshot.Sink() {
             @Override
             public void string(int db, byte[] key, byte[] value, long deadline) {
@@ -159,6 +176,20 @@ final class AofRewrite {
             public void membersEnd(int db, byte[] key, long deadline) {
                 collectionEnd(db, key, deadline);
             }
+
+            @Override
+            public void streamEntry(int db, byte[] key, StreamId id, byte[][] fieldsAndValues) {
+                select(db);
+                xaddCommand(key, id.toBytes(), fieldsAndValues);
+            }
+
+            @Override
+            public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded,
+                                  StreamId maxDeletedId, long deadline) {
+                select(db);
+                streamCounters(key, length, lastId, entriesAdded, maxDeletedId);
+                collectionEnd(db, key, deadline);
+            }
         });
     }
 
@@ -166,15 +197,17 @@ final class AofRewrite {
      * Starts rewriting {@code file} from {@code keyspace}; {@code onEnd} is called on the loop
      * with true once the new file replaced the old one, false if the rewrite failed.
      *
+     * @param libraries the code of each function library, written as FUNCTION LOAD records first
      * @param aof the open AOF, or null when appendonly is off
      * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
      * @throws IOException if the temporary file cannot be created
      */
-    static AofRewrite start(Path file, Databases databases, AppendOnlyFile aof, int recordsBeforeStart,
-                            ScheduledExecutorService loop, Consumer<Boolean> onEnd) throws IOException {
+    static AofRewrite start(Path file, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
+                            int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd)
+            throws IOException {
         FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(file, out, databases, aof, recordsBeforeStart, loop, onEnd);
+        AofRewrite rewrite = new AofRewrite(file, out, databases, libraries, aof, recordsBeforeStart, loop, onEnd);
         if (aof != null) {
             aof.copyWritesTo(rewrite);
         }
@@ -246,6 +279,30 @@ final class AofRewrite {
             RespWriter.writeBulk(chunk, Double.toString(ZSetValue.decodeScore(elements[i + 1])));
             RespWriter.writeBulk(chunk, elements[i]);
         }
+    }
+
+    /** As Redis's rewriteStreamObject: one XADD per entry, with its id. */
+    private void xaddCommand(byte[] key, byte[] id, byte[][] fieldsAndValues) {
+        RespWriter.writeArrayHeader(chunk, 3 + fieldsAndValues.length);
+        RespWriter.writeBulk(chunk, XADD);
+        RespWriter.writeBulk(chunk, key);
+        RespWriter.writeBulk(chunk, id);
+        for (byte[] element : fieldsAndValues) {
+            RespWriter.writeBulk(chunk, element);
+        }
+    }
+
+    /**
+     * As Redis's rewriteStreamObject after the entries: an empty stream is made by an XADD its
+     * MAXLEN 0 trims away, then XSETID restores the counters no entry carries.
+     */
+    private void streamCounters(byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId) {
+        if (length == 0) {
+            RespWriter.writeCommand(chunk, XADD, key, MAXLEN, ZERO, EMPTY_STREAM_ID, EMPTY_STREAM_FIELD,
+                    EMPTY_STREAM_VALUE);
+        }
+        RespWriter.writeCommand(chunk, XSETID, key, lastId.toBytes(), ENTRIESADDED,
+                Long.toString(entriesAdded).getBytes(StandardCharsets.US_ASCII), MAXDELETEDID, maxDeletedId.toBytes());
     }
 
     private void collectionEnd(int db, byte[] key, long deadline) {

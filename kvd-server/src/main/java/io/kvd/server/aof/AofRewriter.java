@@ -67,7 +67,7 @@ public final class AofRewriter {
     private boolean startNow(long now) {
         try {
             state.commandLog().selectAgain();
-            running = AofRewrite.start(config.appendFile(), state.databases(), aof,
+            running = AofRewrite.start(config.appendFile(), state.databases(), state.functionLibraryCodes(), aof,
                     state.commandLog().records().readableBytes(), loop, this::ended);
         } catch (IOException e) {
             log.warn("Can't start the AOF rewrite: {}", e.toString());

@@ -63,6 +63,7 @@ public final class Client {
     private BlockedClients.Blocked blockedOn;
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
+    private boolean replayingAof;
     /** The client of {@link #forScripts}. */
     private boolean scriptCaller;
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
@@ -267,10 +268,19 @@ public final class Client {
         this.blockedOn = blocked;
     }
 
-    /** The AOF's replay client: a blocking command never waits (a hand-written BLPOP answers at once). */
-    public void denyBlocking() {
+    /**
+     * Marks the AOF's replay client: a blocking command never waits (a hand-written BLPOP answers
+     * at once), and a stream trim may name LIMIT without {@code ~}, as Redis trusts its AOF client.
+     */
+    public void replayAof() {
+        replayingAof = true;
         denyBlocking = true;
     }
+
+    boolean isReplayingAof() {
+        return replayingAof;
+    }
+
 
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
     boolean mayBlock() {

@@ -29,7 +29,8 @@ public final class CommandTable {
             "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
             "pubsub", PubSubCommands.SUBCOMMANDS,
-            "script", ScriptingCommands.SUBCOMMANDS);
+            "script", ScriptingCommands.SUBCOMMANDS, "function", FunctionCommands.SUBCOMMANDS,
+            "xinfo", StreamCommands.XINFO);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -64,6 +65,9 @@ public final class CommandTable {
             command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
             command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
+            command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
+            command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
             // strings
             command("get", 2, flags(READONLY, FAST), 1, 1, 1, StringCommands::get),
@@ -204,6 +208,16 @@ public final class CommandTable {
             command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
             command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
 
+            // streams
+            command("xadd", -5, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xadd),
+            command("xlen", 2, flags(READONLY, FAST), 1, 1, 1, StreamCommands::xlen),
+            command("xrange", -4, flags(READONLY), 1, 1, 1, StreamCommands::xrange),
+            command("xrevrange", -4, flags(READONLY), 1, 1, 1, StreamCommands::xrevrange),
+            command("xdel", -3, flags(WRITE, FAST), 1, 1, 1, StreamCommands::xdel),
+            command("xtrim", -4, flags(WRITE), 1, 1, 1, StreamCommands::xtrim),
+            command("xsetid", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xsetid),
+            command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
+            command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
             // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
             command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
             command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),

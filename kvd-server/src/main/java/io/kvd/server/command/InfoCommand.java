@@ -115,10 +115,27 @@ final class InfoCommand {
         long total = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
                 .getTotalMemorySize();
         s.field("total_system_memory", total)
-                .field("total_system_memory_human", bytesToHuman(total))
-                .field("maxmemory", 0)
+                .field("total_system_memory_human", bytesToHuman(total));
+        scripting(server, s);
+        s.field("maxmemory", 0)
                 .field("maxmemory_human", "0B")
                 .field("maxmemory_policy", "noeviction");
+    }
+
+    /** Redis 7.0's Lua fields of INFO memory: EVAL's interpreter, then the functions' (theirs is 0 until one loaded). */
+    private static void scripting(ServerState server, Section s) {
+        long eval = server.scriptMemoryBytes();
+        FunctionLibraries functions = server.functions();
+        long vmFunctions = functions.memoryBytes();
+        s.field("used_memory_lua", eval)
+                .field("used_memory_vm_eval", eval)
+                .field("used_memory_lua_human", bytesToHuman(eval))
+                .field("number_of_cached_scripts", server.cachedScripts())
+                .field("number_of_functions", functions.functionCount())
+                .field("number_of_libraries", functions.libraries().size())
+                .field("used_memory_vm_functions", vmFunctions)
+                .field("used_memory_vm_total", eval + vmFunctions)
+                .field("used_memory_vm_total_human", bytesToHuman(eval + vmFunctions));
     }
 
     /** Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis. */

@@ -14,15 +14,19 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The Lua 5.1 interpreter scripts run in and the script cache (Redis 7.0's eval.c and
- * script_lua.c): one interpreter, created at the first script, whose globals are Redis's
- * (base, table, string, math, the {@code redis} table), read-only. A script's commands run
- * through the dispatcher's run step as a client of their own, so they reply, refuse and reach the
- * AOF as any client's; the caller's EXEC-like wrapping makes the AOF see MULTI ... EXEC.
+ * A Lua 5.1 interpreter with Redis's API, and the script cache (Redis 7.0's eval.c and
+ * script_lua.c): created at the first script, its globals are Redis's (base, table, string,
+ * math, the {@code redis} table), read-only. A script's commands run through the dispatcher's run
+ * step as a client of their own, so they reply, refuse and reach the AOF as any client's; the
+ * caller's EXEC-like wrapping makes the AOF see MULTI ... EXEC. EVAL's scripts and the function
+ * libraries ({@link FunctionLibraries}, Redis's function_lua.c) each have an interpreter of this
+ * kind, so both share one redis.* API and one set of conversions, in separate Lua states.
  */
 final class LuaScripts {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.script");
@@ -31,6 +35,55 @@ final class LuaScripts {
     private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
     /** Lua's source name of the code below: frames with it are kvd's, not the script's. */
     private static final String INTERNAL = "=kvd";
+    /** Redis's LOAD_TIMEOUT_MS: a library still running its top level after this is stopped. */
+    private static final long LIBRARY_LOAD_TIMEOUT_NANOS = 500_000_000L;
+
+    /**
+     * Run before {@link #SETUP} (which removes setfenv), for function libraries (Redis's
+     * luaEngineInitEngine and luaEngineCreate): returns the function that gives a compiled library
+     * the functions' environment in its load-time form, or, called with nil, turns that back to its
+     * run-time form. Functions share one environment; while a library loads, its globals are only a
+     * {@code redis} table of register_function, log and the versions, afterwards they are the
+     * globals (without KEYS and ARGV, which only EVAL sets).
+     */
+    private static final String FUNCTIONS_SETUP = """
+            local error, tostring, rawget, setmetatable, setfenv = error, tostring, rawget, setmetatable, setfenv
+            local globals, redis, register = _G, redis, redis.__register_function
+            redis.__register_function = nil
+            local function missing(name)
+              error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 3)
+            end
+            local function readonly() error('Attempt to modify a readonly table', 2) end
+            local loadApi = {log = true, LOG_DEBUG = true, LOG_VERBOSE = true, LOG_NOTICE = true, LOG_WARNING = true,
+              REDIS_VERSION = true, REDIS_VERSION_NUM = true}
+            local loadRedis = setmetatable({}, {
+              __index = function(_, name)
+                if name == 'register_function' then return register end
+                if not loadApi[name] then missing(name) end
+                return redis[name]
+              end,
+              __newindex = readonly,
+            })
+            local function loading(_, name)
+              if name ~= 'redis' then missing(name) end
+              return loadRedis
+            end
+            local function running(_, name)
+              local value = rawget(globals, name)
+              if value == nil then missing(name) end
+              return value
+            end
+            local meta = {__index = running, __newindex = readonly}
+            local env = setmetatable({}, meta)
+            return function(library)
+              if library then
+                meta.__index = loading
+                setfenv(library, env)
+              else
+                meta.__index = running
+              end
+            end
+            """;
 
     /**
      * Run once per interpreter: Redis's error handler, the parts of the redis table written in Lua,
@@ -103,7 +156,6 @@ final class LuaScripts {
             redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
             redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
             redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
-            KEYS, ARGV = {}, {}
             local allowed = {}
             for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert bit cjson cmsgpack collectgarbage coroutine error gcinfo
                 getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
@@ -149,6 +201,11 @@ final class LuaScripts {
     private Lua51Natives natives;
     private int sandboxRef;
     private int errorHandlerRef;
+    private int libraryEnvironmentRef;
+    /** The functions the library loading registers; null unless a library loads. */
+    private List<RegisteredFunction> registering;
+    /** The library loading is stopped past {@link #LIBRARY_LOAD_TIMEOUT_NANOS}. */
+    private boolean loadTimed;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
     private boolean readOnly;
     /** When the running script started (System.nanoTime), and the keyspace's change count then. */
@@ -182,18 +239,97 @@ final class LuaScripts {
         String sha = sha1hex(body);
         if (!cache.containsKey(sha)) {
             Lua lua = interpreter();
-            ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
-            if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, "@user_script") != 0) {
-                String message = string(lua, -1);
-                lua.setTop(0);
-                throw new CommandError("ERR Error compiling script (new function): " + message);
-            }
+            compile(lua, body, "@user_script", "ERR Error compiling script (new function): ");
             lua.refGet(sandboxRef);
             lua.insert(-2);
             lua.pCall(1, 1);
             cache.put(sha, lua.ref());
         }
         return sha;
+    }
+
+    /** Compiles {@code body} as the chunk {@code name}, left on the stack; a syntax error is answered after {@code error}. */
+    private void compile(Lua lua, byte[] body, String name, String error) {
+        ByteBuffer source = ByteBuffer.allocateDirect(Math.max(1, body.length)).put(body).flip();
+        if (natives.luaJ_loadbuffer(lua.getPointer(), source, body.length, name) != 0) {
+            String message = string(lua, -1);
+            lua.setTop(0);
+            throw new CommandError(error + message);
+        }
+    }
+
+    /** A function a library registered while it loaded (Redis's functionInfo); {@code callback} is its registry reference. */
+    record RegisteredFunction(String name, int callback, int flags, String description) {
+    }
+
+    /**
+     * FUNCTION LOAD's run of a library (Redis's luaEngineCreate): compiles {@code body}, the code
+     * from the end of its shebang line on, runs its top level where only register_function, log
+     * and the versions exist, and returns the functions it registered, in order. Unless
+     * {@code timed} (FUNCTION RESTORE, the AOF's replay: Redis's timeout 0) it may run as long as it takes.
+     */
+    List<RegisteredFunction> loadLibrary(byte[] body, boolean timed) {
+        Lua lua = interpreter();
+        compile(lua, body, "@user_function", "ERR Error compiling function: ");
+        rearmIfStopped(lua);
+        lua.refGet(libraryEnvironmentRef);
+        lua.pushValue(-2);
+        lua.pCall(1, 0);
+        lua.refGet(errorHandlerRef);
+        lua.insert(-2);
+        List<RegisteredFunction> registered = new ArrayList<>();
+        registering = registered;
+        loadTimed = timed;
+        startedNanos = System.nanoTime();
+        String error = null;
+        try {
+            if (natives.lua_pcall(lua.getPointer(), 0, 0, 1) != 0) {
+                error = errorMessage(lua, -1);
+            }
+        } finally {
+            // The count hook stops nothing once no library loads, so this runs even after a timeout.
+            registering = null;
+            lua.setTop(0);
+            lua.refGet(libraryEnvironmentRef);
+            lua.pushNil();
+            lua.pCall(1, 0);
+        }
+        if (error != null) {
+            registered.forEach(f -> lua.unref(f.callback()));
+            throw new CommandError("ERR Error registering functions: " + error);
+        }
+        return registered;
+    }
+
+    /** The message of an error value: an error table's err field, or the value itself. */
+    private static String errorMessage(Lua lua, int index) {
+        if (lua.type(index) == Lua.LuaType.TABLE) {
+            lua.getField(index, "err");
+            String message = string(lua, -1);
+            lua.pop(1);
+            return message;
+        }
+        return string(lua, index);
+    }
+
+    /** A deleted or replaced library's function: its callback goes from the registry. */
+    void release(RegisteredFunction function) {
+        if (lua != null) {
+            lua.unref(function.callback());
+        }
+    }
+
+    /** The interpreter's memory (Lua's own count), 0 before the first script. */
+    long memoryBytes() {
+        if (lua == null) {
+            return 0;
+        }
+        long kilobytes = natives.lua_gc(lua.getPointer(), 3, 0);
+        return kilobytes * 1024 + natives.lua_gc(lua.getPointer(), 4, 0);
+    }
+
+    int cachedScripts() {
+        return cache.size();
     }
 
     boolean exists(String sha) {
@@ -221,13 +357,31 @@ final class LuaScripts {
         Lua lua = interpreter();
         setGlobalArray(lua, "KEYS", argv, 3, 3 + numkeys);
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
+        lua.refGet(errorHandlerRef);
+        lua.refGet(function);
+        execute(caller, sha, 0, readOnly);
+    }
+
+    /**
+     * FCALL and FCALL_RO: runs a library's function, named {@code name}, with {@code argv[3..]} as
+     * its two arguments, the keys (the first {@code numkeys}) and the other arguments.
+     */
+    void call(Client caller, RegisteredFunction function, byte[][] argv, int numkeys, boolean readOnly) {
+        Lua lua = interpreter();
+        lua.refGet(errorHandlerRef);
+        lua.refGet(function.callback());
+        pushArray(lua, argv, 3, 3 + numkeys);
+        pushArray(lua, argv, 3 + numkeys, argv.length);
+        execute(caller, function.name(), 2, readOnly);
+    }
+
+    /** Runs the function on the stack, under the error handler, over {@code args} arguments: EVAL's and FCALL's common part. */
+    private void execute(Client caller, String name, int args, boolean readOnly) {
+        Lua lua = this.lua;
+        int handler = lua.getTop() - args - 1;
         scriptClient.select(caller.db());
         this.readOnly = readOnly;
-        if (stopped) {
-            lua.refGet(armRef);
-            lua.pCall(0, 0);
-            stopped = false;
-        }
+        rearmIfStopped(lua);
         this.startedNanos = System.nanoTime();
         this.changesAtStart = server.databases().changes();
         this.warnedUnstoppable = false;
@@ -240,10 +394,8 @@ final class LuaScripts {
             log.beginTransaction();
         }
         try {
-            lua.refGet(errorHandlerRef);
-            lua.refGet(function);
-            if (natives.lua_pcall(lua.getPointer(), 0, 1, -2) != 0) {
-                replyError(lua, caller.reply(), sha);
+            if (natives.lua_pcall(lua.getPointer(), args, 1, handler) != 0) {
+                replyError(lua, caller.reply(), name);
             } else {
                 reply(lua, caller.reply(), lua.getTop());
             }
@@ -253,6 +405,15 @@ final class LuaScripts {
             if (wrap) {
                 log.endTransaction();
             }
+        }
+    }
+
+    /** A stopped script or library left the hook firing on every line: the count hook again. */
+    private void rearmIfStopped(Lua lua) {
+        if (stopped) {
+            lua.refGet(armRef);
+            lua.pCall(0, 0);
+            stopped = false;
         }
     }
 
@@ -273,8 +434,12 @@ final class LuaScripts {
         function(lua, "setresp", this::setresp);
         function(lua, "set_repl", this::setRepl);
         function(lua, "__overdue", this::overdue);
+        function(lua, "__register_function", this::registerFunction);
         lua.setGlobal("redis");
         try {
+            lua.run(ByteBuffer.allocateDirect(FUNCTIONS_SETUP.length())
+                    .put(FUNCTIONS_SETUP.getBytes(StandardCharsets.US_ASCII)).flip(), INTERNAL);
+            this.libraryEnvironmentRef = lua.ref();
             lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
                     INTERNAL);
         } catch (party.iroiro.luajava.LuaException e) {
@@ -303,12 +468,16 @@ final class LuaScripts {
     /** KEYS or ARGV, set raw: the globals are read-only to scripts. */
     private void setGlobalArray(Lua lua, String name, byte[][] argv, int from, int to) {
         lua.push(name);
+        pushArray(lua, argv, from, to);
+        lua.rawSet(GLOBALS);
+    }
+
+    private void pushArray(Lua lua, byte[][] argv, int from, int to) {
         lua.createTable(to - from, 0);
         for (int i = from; i < to; i++) {
             pushBytes(lua, argv[i], 0, argv[i].length);
             lua.rawSetI(-2, i - from + 1);
         }
-        lua.rawSet(GLOBALS);
     }
 
     /**
@@ -318,6 +487,14 @@ final class LuaScripts {
      * error SCRIPT KILL gives. One that has written runs on to its end (Redis's UNKILLABLE).
      */
     private int overdue(Lua lua) {
+        if (registering != null) {
+            if (!loadTimed || System.nanoTime() - startedNanos < LIBRARY_LOAD_TIMEOUT_NANOS) {
+                return 0;
+            }
+            stopped = true;
+            lua.push("ERR FUNCTION LOAD timeout");
+            return 1;
+        }
         long threshold = server.config().busyReplyThresholdMs();
         if (!running || threshold == 0 || System.nanoTime() - startedNanos < threshold * 1_000_000) {
             return 0;
@@ -399,6 +576,120 @@ final class LuaScripts {
         } finally {
             out.release();
         }
+    }
+
+    /**
+     * redis.register_function(name, callback), or with one table of named arguments
+     * {function_name=, callback=, flags={...}, description=} (Redis's luaRegisterFunction): checked
+     * as Redis checks them, in the order it does.
+     */
+    private int registerFunction(Lua lua) {
+        // A function may keep register_function in a local and call it later.
+        if (registering == null) {
+            return raise(lua, "redis.register_function can only be called on FUNCTION LOAD command");
+        }
+        String name = null;
+        String description = null;
+        int flags = 0;
+        boolean callback = false;
+        int argc = lua.getTop();
+        if (argc == 1) {
+            if (lua.type(1) != Lua.LuaType.TABLE) {
+                return raise(lua, "calling redis.register_function with a single argument is only applicable to Lua"
+                        + " table (representing named arguments).");
+            }
+            lua.pushNil();
+            while (lua.next(1) != 0) {
+                // A number key passes Redis's lua_isstring and matches no argument's name.
+                if (lua.type(-2) == Lua.LuaType.NUMBER) {
+                    return raise(lua, "unknown argument given to redis.register_function");
+                }
+                if (lua.type(-2) != Lua.LuaType.STRING) {
+                    return raise(lua, "named argument key given to redis.register_function is not a string");
+                }
+                switch (string(lua, -2)) {
+                    case "function_name" -> {
+                        if (!isString(lua, -1)) {
+                            return raise(lua, "function_name argument given to redis.register_function must be a string");
+                        }
+                        name = string(lua, -1);
+                    }
+                    case "description" -> {
+                        if (!isString(lua, -1)) {
+                            return raise(lua, "description argument given to redis.register_function must be a string");
+                        }
+                        description = string(lua, -1);
+                    }
+                    case "callback" -> {
+                        if (lua.type(-1) != Lua.LuaType.FUNCTION) {
+                            return raise(lua, "callback argument given to redis.register_function must be a function");
+                        }
+                        callback = true;
+                    }
+                    case "flags" -> {
+                        if (lua.type(-1) != Lua.LuaType.TABLE) {
+                            return raise(lua, "flags argument to redis.register_function must be a table representing"
+                                    + " function flags");
+                        }
+                        int table = lua.getTop();
+                        lua.pushNil();
+                        while (lua.next(table) != 0) {
+                            int flag = lua.type(-1) == Lua.LuaType.STRING ? FunctionLibraries.flag(string(lua, -1)) : 0;
+                            if (flag == 0) {
+                                return raise(lua, "unknown flag given");
+                            }
+                            flags |= flag;
+                            lua.pop(1);
+                        }
+                    }
+                    default -> {
+                        return raise(lua, "unknown argument given to redis.register_function");
+                    }
+                }
+                lua.pop(1);
+            }
+            if (name == null) {
+                return raise(lua, "redis.register_function must get a function name argument");
+            }
+            if (!callback) {
+                return raise(lua, "redis.register_function must get a callback argument");
+            }
+            lua.getField(1, "callback");
+        } else if (argc == 2) {
+            if (!isString(lua, 1)) {
+                return raise(lua, "first argument to redis.register_function must be a string");
+            }
+            if (lua.type(2) != Lua.LuaType.FUNCTION) {
+                return raise(lua, "second argument to redis.register_function must be a function");
+            }
+            name = string(lua, 1);
+            lua.pushValue(2);
+        } else {
+            return raise(lua, "wrong number of arguments to redis.register_function");
+        }
+        // Redis checks a function's name with the text of a library's.
+        if (!FunctionLibraries.validName(name)) {
+            return raise(lua, FunctionLibraries.INVALID_NAME);
+        }
+        for (RegisteredFunction registered : registering) {
+            if (registered.name().equals(name)) {
+                return raise(lua, "Function already exists in the library");
+            }
+        }
+        registering.add(new RegisteredFunction(name, lua.ref(), flags, description));
+        return 0;
+    }
+
+    /** Lua's lua_isstring: a string or a number. */
+    private static boolean isString(Lua lua, int index) {
+        Lua.LuaType type = lua.type(index);
+        return type == Lua.LuaType.STRING || type == Lua.LuaType.NUMBER;
+    }
+
+    /** Raises {err = "ERR " .. message}, Redis's luaPushError then luaError. */
+    private static int raise(Lua lua, String message) {
+        pushError(lua, "ERR " + message);
+        return -1;
     }
 
     /** Redis's luaPushError then luaError (call) or a returned error table (pcall). */

@@ -7,6 +7,7 @@ import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -31,6 +32,7 @@ public final class ServerState {
     private long nextClientId = 1;
     /** The Lua interpreter and script cache, made at the first script. */
     private LuaScripts scripts;
+    private final FunctionLibraries functions = new FunctionLibraries(this);
     private int tcpPort;
     private String transport = "none";
 
@@ -143,11 +145,30 @@ public final class ServerState {
         return opsPerSecond;
     }
 
-    /** The server stops: the Lua interpreter's native memory goes with it (an embedded server's JVM lives on). */
+    /** The server stops: the Lua interpreters' native memory goes with them (an embedded server's JVM lives on). */
     public void closeScripts() {
         if (scripts != null) {
             scripts.flush();
         }
+        functions.flush();
+    }
+
+    /** EVAL's interpreter's memory, 0 before the first script. */
+    long scriptMemoryBytes() {
+        return scripts == null ? 0 : scripts.memoryBytes();
+    }
+
+    int cachedScripts() {
+        return scripts == null ? 0 : scripts.cachedScripts();
+    }
+
+    FunctionLibraries functions() {
+        return functions;
+    }
+
+    /** Each function library's code, in load order: an AOF rewrite writes a FUNCTION LOAD of each first. */
+    public List<byte[]> functionLibraryCodes() {
+        return functions.libraries().stream().map(FunctionLibraries.Library::code).toList();
     }
 
     LuaScripts scripts() {

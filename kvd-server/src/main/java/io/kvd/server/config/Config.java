@@ -48,6 +48,8 @@ public final class Config {
     public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
     public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
     public static final String HLL_SPARSE_MAX_BYTES = "hll-sparse-max-bytes";
+    public static final String STREAM_NODE_MAX_BYTES = "stream-node-max-bytes";
+    public static final String STREAM_NODE_MAX_ENTRIES = "stream-node-max-entries";
     public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
     public static final String SAVE = "save";
     public static final String MAXCLIENTS = "maxclients";
@@ -107,6 +109,8 @@ public final class Config {
         define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
+        define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE)));
+        define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -417,6 +421,8 @@ public final class Config {
         encodingLimits.setZsetMaxListpackEntries(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_ENTRIES)));
         encodingLimits.setZsetMaxListpackValue(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_VALUE)));
         encodingLimits.setHllSparseMaxBytes(Long.parseLong(values.get(HLL_SPARSE_MAX_BYTES)));
+        encodingLimits.setStreamNodeMaxBytes(Long.parseLong(values.get(STREAM_NODE_MAX_BYTES)));
+        encodingLimits.setStreamNodeMaxEntries(Long.parseLong(values.get(STREAM_NODE_MAX_ENTRIES)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));
         clientQuerySlice = Long.parseLong(values.get(CLIENT_QUERY_SLICE));
         protoMaxBulkLen = Long.parseLong(values.get(PROTO_MAX_BULK_LEN));

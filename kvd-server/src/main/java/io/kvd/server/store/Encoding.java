@@ -26,7 +26,9 @@ enum Encoding {
     /** A small sorted set: members and their scores in (score, member) order ({@link ZSetValue}). */
     ZSET_LISTPACK(ValueType.ZSET, "listpack", false),
     /** A large sorted set: a {@link MemberTable} of member to score with its {@link ScoreOrder}. */
-    ZSET_SKIPLIST(ValueType.ZSET, "skiplist", true);
+    ZSET_SKIPLIST(ValueType.ZSET, "skiplist", true),
+    /** A stream, empty or not: a {@link Stream} held by handle like a table. */
+    STREAM(ValueType.STREAM, "stream", true);
 
     private static final Encoding[] BY_TAG = values();
 

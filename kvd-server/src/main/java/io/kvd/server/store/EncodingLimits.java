@@ -13,6 +13,8 @@ public final class EncodingLimits {
     private int zsetMaxListpackEntries = 128;
     private int zsetMaxListpackValue = 64;
     private long hllSparseMaxBytes = 3000;
+    private long streamNodeMaxBytes = 4096;
+    private long streamNodeMaxEntries = 100;
 
     public int hashMaxListpackEntries() {
         return hashMaxListpackEntries;
@@ -70,5 +72,23 @@ public final class EncodingLimits {
 
     public void setHllSparseMaxBytes(long bytes) {
         this.hllSparseMaxBytes = bytes;
+    }
+
+    /** Redis's stream-node-max-bytes: a stream node takes no entry that would make it this big (0: no limit). */
+    public long streamNodeMaxBytes() {
+        return streamNodeMaxBytes;
+    }
+
+    public void setStreamNodeMaxBytes(long bytes) {
+        this.streamNodeMaxBytes = bytes;
+    }
+
+    /** Redis's stream-node-max-entries: entries of a stream node, deleted ones included (0: no limit). */
+    public long streamNodeMaxEntries() {
+        return streamNodeMaxEntries;
+    }
+
+    public void setStreamNodeMaxEntries(long entries) {
+        this.streamNodeMaxEntries = entries;
     }
 }

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * set and a short list are the entry's bytes; a large collection is a {@link MemberTable} (a long
  * list a {@link QuickList}) in {@link MemberTables}, and the entry's bytes hold its handle there, so a lookup finds any type the same way and
  * deleting a large collection is dropping one reference. Commands reach collections through
- * {@link HashValue}, {@link SetValue}, {@link ListValue} and {@link ZSetValue}; a typed accessor
+ * {@link HashValue}, {@link SetValue}, {@link ListValue}, {@link ZSetValue} and {@link StreamValue}; a typed accessor
  * meeting another type throws
  * {@link WrongTypeException}.
  */
@@ -260,6 +260,25 @@ public final class Keyspace {
                 : new ZSetValue(this, key, id, encoding, slab.value(id), null);
     }
 
+    /** The stream under {@code key}, or null; {@link WrongTypeException} for another type. */
+    public StreamValue stream(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? null : streamOf(id, key);
+    }
+
+    /** The stream under {@code key}, or an empty one that its first entry creates. */
+    public StreamValue streamForWrite(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 ? new StreamValue(this, key, 0, new Stream()) : streamOf(id, key);
+    }
+
+    private StreamValue streamOf(int id, byte[] key) {
+        if (encodingOf(id) != Encoding.STREAM) {
+            throw new WrongTypeException();
+        }
+        return new StreamValue(this, key, id, tables.stream(slab.value(id)));
+    }
+
     /** Draws for collections' random members (HRANDFIELD, SRANDMEMBER, SPOP). */
     SplittableRandom random() {
         return random;
@@ -444,7 +463,8 @@ public final class Keyspace {
         }
         Encoding encoding = encodingOf(id);
         byte[] bytes = !encoding.table ? slab.value(id) : target.tables.register(
-                encoding.type == ValueType.LIST ? tables.list(slab.value(id)).copy() : tableOf(id).copy());
+                encoding.type == ValueType.LIST ? tables.list(slab.value(id)).copy()
+                        : encoding == Encoding.STREAM ? tables.stream(slab.value(id)).copy() : tableOf(id).copy());
         target.storeTagged(to, encoding, bytes, deadlineOf(id));
         return true;
     }
@@ -794,6 +814,8 @@ public final class Keyspace {
                 withTable[0]++;
                 if (encodingOf(id).type == ValueType.LIST) {
                     tables.list(slab.value(id)).checkInvariants();
+                } else if (encodingOf(id) == Encoding.STREAM) {
+                    tables.stream(slab.value(id)).checkInvariants();
                 } else {
                     tableOf(id).checkInvariants();
                 }

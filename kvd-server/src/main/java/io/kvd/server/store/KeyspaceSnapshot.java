@@ -38,6 +38,16 @@ public final class KeyspaceSnapshot {
 
         /** Every member of the collection {@code key} was handed out; {@code deadline} is its deadline. */
         void membersEnd(int db, byte[] key, long deadline);
+
+        /** One live entry of the stream {@code key}, in order: its id, its fields each followed by its value. */
+        void streamEntry(int db, byte[] key, StreamId id, byte[][] fieldsAndValues);
+
+        /**
+         * Every live entry of the stream {@code key} was handed out: its length, last id, entries
+         * added and largest deleted id, and its deadline.
+         */
+        void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
+                       long deadline);
     }
 
     /** A large collection's copy in progress, stepped out of the snapshot's budget. */
@@ -125,6 +135,8 @@ public final class KeyspaceSnapshot {
     private void emit(byte[] key, Encoding encoding, byte[] bytes, long deadline) {
         if (encoding.type == ValueType.STRING) {
             sink.string(db, key, bytes, deadline);
+        } else if (encoding == Encoding.STREAM) {
+            walks.add(tables.stream(bytes).startWalk(sink, db, key, deadline));
         } else if (encoding == Encoding.LIST_QUICKLIST) {
             walks.add(tables.list(bytes).startWalk(new MemberBatch(sink, db, key, encoding.type, membersPerBatch),
                     deadline));

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The large collections of one keyspace generation, by handle: a table-encoded entry's bytes are
  * its handle (4 bytes, little-endian). A hash's or set's is a {@link MemberTable}, a list's a
- * {@link QuickList}: held alike, got by the type the entry's encoding says. A snapshot keeps the generation it started on, so it can
+ * {@link QuickList}, a stream's a {@link Stream}: held alike, got by the type the entry's encoding says. A snapshot keeps the generation it started on, so it can
  * still read a collection after FLUSHALL replaced the keyspace's.
  */
 final class MemberTables {
@@ -40,6 +40,10 @@ final class MemberTables {
 
     QuickList list(byte[] handleBytes) {
         return (QuickList) tables[handle(handleBytes)];
+    }
+
+    Stream stream(byte[] handleBytes) {
+        return (Stream) tables[handle(handleBytes)];
     }
 
     /**

@@ -6,7 +6,8 @@ public enum ValueType {
     HASH("hash"),
     SET("set"),
     LIST("list"),
-    ZSET("zset");
+    ZSET("zset"),
+    STREAM("stream");
 
     private final String typeName;
 

@@ -50,6 +50,7 @@ class CommandDocsTest {
         assertSubcommands("cluster", ClusterCommand.SUBCOMMANDS);
         assertSubcommands("object", ObjectCommand.SUBCOMMANDS);
         assertSubcommands("script", ScriptingCommands.SUBCOMMANDS);
+        assertSubcommands("function", FunctionCommands.SUBCOMMANDS);
     }
 
     private static void assertSubcommands(String container, Subcommands implemented) {

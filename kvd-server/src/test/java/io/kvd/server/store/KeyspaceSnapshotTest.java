@@ -183,6 +183,48 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void aStreamChangedDuringItsWalkIsHandedOutAsItWas() {
+        StreamValue stream = keyspace.streamForWrite(b("s"));
+        for (int i = 1; i <= 1000; i++) {
+            stream.add(new StreamId(i, 0), new byte[][] {b("f"), b("v" + i)}, 0);
+        }
+        stream.delete(new StreamId[] {new StreamId(3, 0)});
+        Map<String, String> before = RecordingSink.describe(keyspace);
+        KeyspaceSnapshot snapshot = start();
+        snapshot.step(3);
+        snapshot.step(3);
+        // The walk started: deletes flag entries inside held nodes, appends write past them.
+        StreamValue changed = keyspace.stream(b("s"));
+        changed.delete(new StreamId[] {new StreamId(5, 0), new StreamId(500, 0), new StreamId(1000, 0)});
+        changed.add(new StreamId(2000, 0), new byte[][] {b("g"), b("w")}, 0);
+        changed.trim(0, new StreamId(300, 0), false, 0);
+        changed.setId(new StreamId(3000, 0), -1, StreamId.MIN);
+        keyspace.rename(b("s"), b("renamed"));
+        finish(snapshot);
+        assertThat(handedOut()).isEqualTo(before);
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void aStreamsRecordsReplayAsTheStreamWithItsCounters() {
+        StreamValue stream = keyspace.streamForWrite(b("s"));
+        for (int i = 1; i <= 300; i++) {
+            stream.add(new StreamId(i, i % 3), i % 5 == 0 ? new byte[][] {b("other"), b("x"), b("y"), b("z")}
+                    : new byte[][] {b("f"), b("v" + i)}, 0);
+        }
+        stream.delete(new StreamId[] {new StreamId(300, 0), new StreamId(7, 1)});
+        StreamValue empty = keyspace.streamForWrite(b("empty"));
+        empty.add(new StreamId(5, 5), new byte[][] {b("f"), b("v")}, 0);
+        empty.delete(new StreamId[] {new StreamId(5, 5)});
+        keyspace.setDeadline(b("s"), NOW + 1000);
+        finish(start());
+        Databases replayed = new Databases(1, 3);
+        replayed.get(0).setTime(NOW);
+        sink.replayOnto(replayed);
+        assertThat(RecordingSink.describe(replayed.get(0))).isEqualTo(RecordingSink.describe(keyspace));
+    }
+
+    @Test
     void aListsRecordsReplayAsTheList() {
         ListValue list = keyspace.listForWrite(b("l"));
         for (int i = 0; i < 1000; i++) {

@@ -21,6 +21,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
     private final Map<Integer, Map<String, String>> handedOut = new HashMap<>();
     /** Collections whose members came but not their end yet, by "db:key". */
     private final Map<String, Collection> open = new HashMap<>();
+    /** Streams whose entries came but not their end yet, by "db:key". */
+    private final Map<String, StringBuilder> openStreams = new HashMap<>();
     private final List<Consumer<Databases>> records = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private int members;
@@ -89,6 +91,46 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
         }
     }
 
+    @Override
+    public void streamEntry(int db, byte[] key, StreamId id, byte[][] fieldsAndValues) {
+        openStreams.computeIfAbsent(db + ":" + utf8(key), k -> new StringBuilder("stream"))
+                .append(entryDescription(id, fieldsAndValues));
+        members++;
+        records.add(databases -> databases.get(db).streamForWrite(key).add(id, fieldsAndValues, 0));
+    }
+
+    @Override
+    public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
+                          long deadline) {
+        StringBuilder entries = openStreams.remove(db + ":" + utf8(key));
+        handOut(db, key, (entries == null ? "stream" : entries.toString())
+                + streamCounters(lastId, entriesAdded, maxDeletedId, deadline));
+        records.add(databases -> {
+            boolean exists = databases.get(db).stream(key) != null;
+            StreamValue stream = databases.get(db).streamForWrite(key);
+            if (!exists) {
+                stream.add(new StreamId(0, 1), new byte[][] {{'x'}, {'y'}}, 0);
+                stream.trim(0, null, false, 0);
+            }
+            stream.setId(lastId, entriesAdded, maxDeletedId);
+            if (deadline != Keyspace.PERSISTENT) {
+                databases.get(db).setDeadline(key, deadline);
+            }
+        });
+    }
+
+    private static String entryDescription(StreamId id, byte[][] fieldsAndValues) {
+        StringBuilder text = new StringBuilder(" ").append(id).append(':');
+        for (int i = 0; i < fieldsAndValues.length; i += 2) {
+            text.append(i == 0 ? "" : ",").append(utf8(fieldsAndValues[i])).append('=').append(utf8(fieldsAndValues[i + 1]));
+        }
+        return text.toString();
+    }
+
+    private static String streamCounters(StreamId lastId, long entriesAdded, StreamId maxDeletedId, long deadline) {
+        return " last=" + lastId + " added=" + entriesAdded + " maxdeleted=" + maxDeletedId + "@" + deadline;
+    }
+
     private void handOut(int db, byte[] key, String contents) {
         if (handedOut(db).put(utf8(key), contents) != null) {
             problems.add(db + ":" + utf8(key) + " twice");
@@ -114,6 +156,7 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
     void assertConsistent() {
         assertThat(problems).isEmpty();
         assertThat(open.keySet()).as("collections without an end").isEmpty();
+        assertThat(openStreams.keySet()).as("streams without an end").isEmpty();
     }
 
     /** Applies the records, in the order they came, to {@code databases}. */
@@ -152,6 +195,15 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                 case LIST -> {
                     keyspace.list(key).forEach(element -> members.put(position(members.size()), utf8(element)));
                     yield listDescription(members, deadline);
+                }
+                case STREAM -> {
+                    StreamValue stream = keyspace.stream(key);
+                    StringBuilder text = new StringBuilder("stream");
+                    stream.range(StreamId.MIN, StreamId.MAX, false, (id, fieldsAndValues) -> {
+                        text.append(entryDescription(id, fieldsAndValues));
+                        return true;
+                    });
+                    yield text + streamCounters(stream.lastId(), stream.entriesAdded(), stream.maxDeletedId(), deadline);
                 }
             };
             keys.put(utf8(key), contents);
