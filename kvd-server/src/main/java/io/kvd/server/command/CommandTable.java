@@ -207,6 +207,18 @@ public final class CommandTable {
             command("bzpopmin", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmin),
             command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
             command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
+            // geo: positions as sorted-set scores
+            command("geoadd", -5, flags(WRITE, DENYOOM), 1, 1, 1, GeoCommands::geoadd),
+            command("geopos", -2, flags(READONLY), 1, 1, 1, GeoCommands::geopos),
+            command("geohash", -2, flags(READONLY), 1, 1, 1, GeoCommands::geohash),
+            command("geodist", -4, flags(READONLY), 1, 1, 1, GeoCommands::geodist),
+            // COMMAND INFO names the source (1 1 1); the finder adds the STORE or STOREDIST key.
+            command("georadius", -6, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::radiusKeys, GeoCommands::georadius),
+            command("georadiusbymember", -5, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::radiusKeys, GeoCommands::georadiusbymember),
+            command("georadius_ro", -6, flags(READONLY), 1, 1, 1, GeoCommands::georadiusRo),
+            command("georadiusbymember_ro", -5, flags(READONLY), 1, 1, 1, GeoCommands::georadiusbymemberRo),
+            command("geosearch", -7, flags(READONLY), 1, 1, 1, GeoCommands::geosearch),
+            command("geosearchstore", -8, flags(WRITE, DENYOOM), 1, 2, 1, GeoCommands::geosearchstore),
 
             // streams
             command("xadd", -5, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xadd),
@@ -428,7 +440,8 @@ public final class CommandTable {
             case "getex", "copy", "sort" -> positions = new int[] {1};
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "pfmerge" -> positions = range(1, argv.length - 1, 1);
-            case "zrangestore" -> positions = new int[] {2};
+            case "zrangestore", "geosearchstore" -> positions = new int[] {2};
+            case "georadius", "georadiusbymember" -> positions = new int[] {1};
             case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
             case "zunionstore", "zinterstore", "zdiffstore" -> {
                 int[] keys = command.movableKeys().positions(argv);

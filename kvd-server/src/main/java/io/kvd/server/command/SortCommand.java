@@ -156,10 +156,7 @@ final class SortCommand {
             items.sort(order);
             return;
         }
-        Item[] sorted = items.toArray(new Item[0]);
-        PartialQuicksort.sort(sorted, order, (int) start, (int) end);
-        items.clear();
-        items.addAll(Arrays.asList(sorted));
+        PartialQuicksort.sort(items, order, (int) start, (int) end);
     }
 
     private static Request parse(Client client, byte[][] argv, boolean readOnly) {

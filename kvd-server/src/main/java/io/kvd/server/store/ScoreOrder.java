@@ -1,6 +1,7 @@
 package io.kvd.server.store;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 
 /**
  * The order of a large sorted set's members by (score, member bytes): a treap over the member ids
@@ -129,6 +130,47 @@ final class ScoreOrder {
                 node = right[node];
             }
         }
+    }
+
+    /**
+     * Visits the ids from rank {@code rank} upward in order while {@code visitor} returns true: one
+     * descent, then in-order steps, instead of a {@link #select} per rank.
+     */
+    void walkFrom(int rank, IntPredicate visitor) {
+        // The nodes still to visit, the next on top: the path's nodes whose left side is being walked.
+        int[] pending = new int[32];
+        int depth = 0;
+        int node = root;
+        while (node != 0 && rank >= 0) {
+            int l = sizes[left[node]];
+            if (rank <= l) {
+                pending = push(pending, depth++, node);
+                if (rank == l) {
+                    break;
+                }
+                node = left[node];
+            } else {
+                rank -= l + 1;
+                node = right[node];
+            }
+        }
+        while (depth > 0) {
+            int id = pending[--depth];
+            if (!visitor.test(id)) {
+                return;
+            }
+            for (int next = right[id]; next != 0; next = left[next]) {
+                pending = push(pending, depth++, next);
+            }
+        }
+    }
+
+    private static int[] push(int[] stack, int at, int id) {
+        if (at == stack.length) {
+            stack = Arrays.copyOf(stack, at * 2);
+        }
+        stack[at] = id;
+        return stack;
     }
 
     /** How many members order before (score, member). */

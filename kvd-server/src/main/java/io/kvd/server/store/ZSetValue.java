@@ -2,6 +2,7 @@ package io.kvd.server.store;
 
 import java.util.Arrays;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import java.util.function.ObjDoubleConsumer;
 
 /**
@@ -83,6 +84,45 @@ public final class ZSetValue extends StoredCollection {
             below++;
         }
         return below;
+    }
+
+    /** A member {@link #walkFrom} visits: its score, and its bytes only when asked for. */
+    public final class Visit {
+        private int at;
+        private double score;
+
+        public double score() {
+            return score;
+        }
+
+        /** The member's bytes, a copy. */
+        public byte[] member() {
+            return table != null ? table.member(at) : members[at].clone();
+        }
+    }
+
+    /**
+     * Visits the members scoring at least {@code min} in ascending order while {@code visitor}
+     * returns true (GEOSEARCH's walks of score ranges): in a table one descent, not one per rank.
+     */
+    public void walkFrom(double min, Predicate<Visit> visitor) {
+        Visit visit = new Visit();
+        if (table != null) {
+            ScoreOrder order = table.order();
+            order.walkFrom(order.countBelow(min, false), id -> {
+                visit.at = id;
+                visit.score = order.score(id);
+                return visitor.test(visit);
+            });
+            return;
+        }
+        for (int i = countBelow(min, false); i < count; i++) {
+            visit.at = i;
+            visit.score = scores[i];
+            if (!visitor.test(visit)) {
+                return;
+            }
+        }
     }
 
     /** How many members sort below {@code member} as bytes, or at most it; for ranges by lex (equal scores). */

@@ -30,6 +30,9 @@ public final class CommandVocabulary {
             "SORT", "SORT_RO", "BY", "ALPHA", "ASC", "DESC", "STORE", "#", "nosort", "k*", "k*->f",
             "LCS", "LEN", "IDX", "MINMATCHLEN", "WITHMATCHLEN",
             "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1",
+            "GEOADD", "GEOPOS", "GEODIST", "GEOHASH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS",
+            "GEORADIUSBYMEMBER", "GEORADIUS_RO", "FROMMEMBER", "FROMLONLAT", "BYRADIUS", "BYBOX", "WITHDIST",
+            "WITHCOORD", "WITHHASH", "STOREDIST", "ANY", "km", "m", "180", "85.05112878", "1e30",
             "PFADD", "PFCOUNT", "PFMERGE", "PFDEBUG", "GETREG", "DECODE", "ENCODING", "TODENSE", "HYLL",
             "HYLL\u0001\0\0\0\0\0\0\0\0\0\0\u0080\u007f"};
 

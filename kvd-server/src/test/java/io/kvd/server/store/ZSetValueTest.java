@@ -57,6 +57,32 @@ class ZSetValueTest {
     }
 
     @Test
+    void walkFromVisitsInRankOrderFromTheFirstScoreAtLeastMinUntilTheVisitorStops() {
+        SplittableRandom random = new SplittableRandom(20261203L);
+        for (int maxEntries : new int[] {128, 0}) {
+            limits.setZsetMaxListpackEntries(maxEntries);
+            keyspace.remove(b("w"));
+            ZSetValue zset = keyspace.zsetForWrite(b("w"));
+            for (int i = 0; i < 100; i++) {
+                zset.put(b("m" + i), random.nextInt(40));
+            }
+            ZSetValue read = keyspace.zset(b("w"));
+            for (double min : new double[] {-1, 0, 7, 7.5, 39, 40}) {
+                List<String> expected = new ArrayList<>();
+                for (int rank = read.countBelow(min, false); rank < read.size() && expected.size() < 30; rank++) {
+                    expected.add(s(read.memberAt(rank)) + "=" + read.scoreAt(rank));
+                }
+                List<String> visited = new ArrayList<>();
+                read.walkFrom(min, visit -> {
+                    visited.add(s(visit.member()) + "=" + visit.score());
+                    return visited.size() < 30;
+                });
+                assertThat(visited).as("max entries %d, min %s", maxEntries, min).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void aListpackKeepsEveryScoreExactlyWhateverBytesItTakes() {
         double[] scores = {0, -0.0, 1, -1, 127, 128, -128, -129, 255, 65536, -(1L << 40), (1L << 55) - 1,
                 -(1L << 55), 1L << 55, 1L << 62, 0x1p63, -0x1p63, 1.5, -2.25, 1e-300, Double.MAX_VALUE,

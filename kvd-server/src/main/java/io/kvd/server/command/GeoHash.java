@@ -1,0 +1,309 @@
+package io.kvd.server.command;
+
+/**
+ * Redis 7.0's geohash.c and geohash_helper.c: a position is a 52-bit geohash (26 bits of
+ * longitude and 26 of latitude, interleaved, latitude in the even bits) over the Web Mercator
+ * limits, stored as a sorted set's score; a search covers its shape with a cell and its eight
+ * neighbours, each a range of scores. The arithmetic follows Redis's operation by operation so
+ * that every decoded coordinate has Redis's bits.
+ */
+final class GeoHash {
+    static final double LONG_MIN = -180;
+    static final double LONG_MAX = 180;
+    static final double LAT_MIN = -85.05112878;
+    static final double LAT_MAX = 85.05112878;
+    /** Bits per coordinate of a stored position (GEO_STEP_MAX). */
+    static final int STEP_MAX = 26;
+    /** The quadratic mean radius of WGS-84 that Redis's haversine uses. */
+    private static final double EARTH_RADIUS_IN_METERS = 6372797.560856;
+    private static final double MERCATOR_MAX = 20037726.37;
+    private static final double D_R = Math.PI / 180.0;
+    private static final long EVEN_BITS = 0x5555555555555555L;
+    private static final long ODD_BITS = 0xaaaaaaaaaaaaaaaaL;
+    private static final double TWO_TO_63 = 0x1p63;
+    private static final String BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz";
+
+    private GeoHash() {
+    }
+
+    /** A search shape: a circle of {@code radius}, or a box of {@code width} by {@code height}, in the unit {@code conversion} meters. */
+    record Shape(double longitude, double latitude, boolean box, double radius, double width, double height,
+                 double conversion) {
+    }
+
+    /**
+     * The cells a search reads (Redis's GeoHashRadius): the centre cell then north, south, east,
+     * west, north-east, north-west, south-east, south-west, all of {@code step} bits; a cell
+     * Redis zeroed (outside the shape's bounding box) is {@code null}.
+     */
+    record Cells(int step, Long[] cells) {
+    }
+
+    /** GEOADD's score for a position inside the limits: the 52-bit hash. */
+    static long score(double longitude, double latitude) {
+        return encode(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, longitude, latitude, STEP_MAX);
+    }
+
+    /**
+     * The longitude and latitude of a score, the centre of its cell clamped to the limits, as
+     * Redis's decodeGeohash (which converts the score to uint64_t as x86-64 does).
+     */
+    static double[] decode(double score) {
+        double[] area = area(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, toUnsigned(score), STEP_MAX);
+        double longitude = (area[0] + area[1]) / 2;
+        longitude = Math.max(LONG_MIN, Math.min(LONG_MAX, longitude));
+        double latitude = (area[2] + area[3]) / 2;
+        latitude = Math.max(LAT_MIN, Math.min(LAT_MAX, latitude));
+        return new double[] {longitude, latitude};
+    }
+
+    /** GEOHASH's 11 characters: the position re-encoded over the standard latitudes [-90, 90], the 11th always '0'. */
+    static String standard(double longitude, double latitude) {
+        long bits = encode(-180, 180, -90, 90, longitude, latitude, STEP_MAX);
+        char[] text = new char[11];
+        for (int i = 0; i < 10; i++) {
+            text[i] = BASE32.charAt((int) (bits >>> (52 - (i + 1) * 5)) & 0x1f);
+        }
+        text[10] = '0';
+        return new String(text);
+    }
+
+    /** The scores {@code [min, max)} of every position in a cell (scoresOfGeoHashBox). */
+    static long[] scoreRange(long cell, int step) {
+        return new long[] {cell << (52 - step * 2), (cell + 1) << (52 - step * 2)};
+    }
+
+    /** C's double to uint64_t on x86-64: beyond 2^64 (or infinite) is 0, a negative value wraps. */
+    private static long toUnsigned(double value) {
+        if (value >= TWO_TO_63) {
+            double low = value - TWO_TO_63;
+            return low >= TWO_TO_63 ? 0 : (long) low ^ Long.MIN_VALUE;
+        }
+        return (long) value;
+    }
+
+    /** geohashEncode for a position inside the ranges. */
+    private static long encode(double longMin, double longMax, double latMin, double latMax,
+                               double longitude, double latitude, int step) {
+        double latOffset = (latitude - latMin) / (latMax - latMin);
+        double longOffset = (longitude - longMin) / (longMax - longMin);
+        latOffset *= (double) (1L << step);
+        longOffset *= (double) (1L << step);
+        return interleave((long) latOffset & 0xFFFFFFFFL, (long) longOffset & 0xFFFFFFFFL);
+    }
+
+    /** geohashDecode: {longitude min, longitude max, latitude min, latitude max} of a cell. */
+    private static double[] area(double longMin, double longMax, double latMin, double latMax, long bits, int step) {
+        long separated = deinterleave(bits);
+        double latScale = latMax - latMin;
+        double longScale = longMax - longMin;
+        long latCell = separated & 0xFFFFFFFFL;
+        long longCell = separated >>> 32;
+        double cells = (double) (1L << step);
+        // The C code adds 1 in uint32_t arithmetic, which wraps.
+        return new double[] {
+                longMin + (longCell * 1.0 / cells) * longScale,
+                longMin + (((longCell + 1) & 0xFFFFFFFFL) * 1.0 / cells) * longScale,
+                latMin + (latCell * 1.0 / cells) * latScale,
+                latMin + (((latCell + 1) & 0xFFFFFFFFL) * 1.0 / cells) * latScale};
+    }
+
+    private static double[] wgs84Area(long bits, int step) {
+        return area(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, bits, step);
+    }
+
+    /** x's bits to the even positions, y's to the odd (x and y below 2^32). */
+    private static long interleave(long x, long y) {
+        x = (x | (x << 16)) & 0x0000FFFF0000FFFFL;
+        y = (y | (y << 16)) & 0x0000FFFF0000FFFFL;
+        x = (x | (x << 8)) & 0x00FF00FF00FF00FFL;
+        y = (y | (y << 8)) & 0x00FF00FF00FF00FFL;
+        x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FL;
+        y = (y | (y << 4)) & 0x0F0F0F0F0F0F0F0FL;
+        x = (x | (x << 2)) & 0x3333333333333333L;
+        y = (y | (y << 2)) & 0x3333333333333333L;
+        x = (x | (x << 1)) & EVEN_BITS;
+        y = (y | (y << 1)) & EVEN_BITS;
+        return x | (y << 1);
+    }
+
+    /** The even bits to the low 32, the odd bits to the high 32. */
+    private static long deinterleave(long interleaved) {
+        long x = interleaved;
+        long y = interleaved >>> 1;
+        x = x & EVEN_BITS;
+        y = y & EVEN_BITS;
+        x = (x | (x >>> 1)) & 0x3333333333333333L;
+        y = (y | (y >>> 1)) & 0x3333333333333333L;
+        x = (x | (x >>> 2)) & 0x0F0F0F0F0F0F0F0FL;
+        y = (y | (y >>> 2)) & 0x0F0F0F0F0F0F0F0FL;
+        x = (x | (x >>> 4)) & 0x00FF00FF00FF00FFL;
+        y = (y | (y >>> 4)) & 0x00FF00FF00FF00FFL;
+        x = (x | (x >>> 8)) & 0x0000FFFF0000FFFFL;
+        y = (y | (y >>> 8)) & 0x0000FFFF0000FFFFL;
+        x = (x | (x >>> 16)) & 0x00000000FFFFFFFFL;
+        y = (y | (y >>> 16)) & 0x00000000FFFFFFFFL;
+        return x | (y << 32);
+    }
+
+    /** geohash_move_x: one cell east ({@code d > 0}) or west, wrapping around. */
+    private static long moveX(long bits, int step, int d) {
+        long x = bits & ODD_BITS;
+        long y = bits & EVEN_BITS;
+        long zz = EVEN_BITS >>> (64 - step * 2);
+        if (d > 0) {
+            x = x + (zz + 1);
+        } else {
+            x = x | zz;
+            x = x - (zz + 1);
+        }
+        x &= ODD_BITS >>> (64 - step * 2);
+        return x | y;
+    }
+
+    /** geohash_move_y: one cell north ({@code d > 0}) or south, wrapping around. */
+    private static long moveY(long bits, int step, int d) {
+        long x = bits & ODD_BITS;
+        long y = bits & EVEN_BITS;
+        long zz = ODD_BITS >>> (64 - step * 2);
+        if (d > 0) {
+            y = y + (zz + 1);
+        } else {
+            y = y | zz;
+            y = y - (zz + 1);
+        }
+        y &= EVEN_BITS >>> (64 - step * 2);
+        return x | y;
+    }
+
+    /** The cell and its neighbours in Redis's order: centre, N, S, E, W, NE, NW, SE, SW. */
+    private static Long[] withNeighbours(long hash, int step) {
+        return new Long[] {hash,
+                moveY(hash, step, 1), moveY(hash, step, -1), moveX(hash, step, 1), moveX(hash, step, -1),
+                moveY(moveX(hash, step, 1), step, 1), moveY(moveX(hash, step, -1), step, 1),
+                moveY(moveX(hash, step, 1), step, -1), moveY(moveX(hash, step, -1), step, -1)};
+    }
+
+    /** geohashEstimateStepsByRadius: the bits per coordinate of cells about the search's size. */
+    private static int estimateSteps(double rangeMeters, double latitude) {
+        if (rangeMeters == 0) {
+            return 26;
+        }
+        int step = 1;
+        while (rangeMeters < MERCATOR_MAX) {
+            rangeMeters *= 2;
+            step++;
+        }
+        step -= 2;
+        // Meridians converge towards the poles: wider cells there.
+        if (latitude > 66 || latitude < -66) {
+            step--;
+            if (latitude > 80 || latitude < -80) {
+                step--;
+            }
+        }
+        return Math.max(1, Math.min(26, step));
+    }
+
+    /**
+     * geohashBoundingBox: {min longitude, min latitude, max longitude, max latitude} of the
+     * shape; the longitudes taken at the edge farther from the equator.
+     */
+    private static double[] boundingBox(Shape shape) {
+        double longitude = shape.longitude();
+        double latitude = shape.latitude();
+        double height = shape.conversion() * (shape.box() ? shape.height() / 2 : shape.radius());
+        double width = shape.conversion() * (shape.box() ? shape.width() / 2 : shape.radius());
+        double latDelta = radDeg(height / EARTH_RADIUS_IN_METERS);
+        double longDeltaTop = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude + latDelta)));
+        double longDeltaBottom = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude - latDelta)));
+        boolean southern = latitude < 0;
+        return new double[] {
+                southern ? longitude - longDeltaBottom : longitude - longDeltaTop,
+                latitude - latDelta,
+                southern ? longitude + longDeltaBottom : longitude + longDeltaTop,
+                latitude + latDelta};
+    }
+
+    /** geohashCalculateAreasByShapeWGS84: the nine cells covering the shape, those outside its bounding box left out. */
+    static Cells cells(Shape shape) {
+        double[] bounds = boundingBox(shape);
+        double minLon = bounds[0];
+        double minLat = bounds[1];
+        double maxLon = bounds[2];
+        double maxLat = bounds[3];
+        double longitude = shape.longitude();
+        double latitude = shape.latitude();
+        // A box is covered by the circle through its corners.
+        double radiusMeters = shape.box()
+                ? Math.sqrt((shape.width() / 2) * (shape.width() / 2) + (shape.height() / 2) * (shape.height() / 2))
+                : shape.radius();
+        radiusMeters *= shape.conversion();
+        int steps = estimateSteps(radiusMeters, latitude);
+        long hash = encode(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, longitude, latitude, steps);
+        Long[] cells = withNeighbours(hash, steps);
+        // Cells too small to reach the bounding box's edges: one step coarser.
+        boolean decrease = wgs84Area(cells[1], steps)[3] < maxLat
+                || wgs84Area(cells[2], steps)[2] > minLat
+                || wgs84Area(cells[3], steps)[1] < maxLon
+                || wgs84Area(cells[4], steps)[0] > minLon;
+        if (steps > 1 && decrease) {
+            steps--;
+            hash = encode(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, longitude, latitude, steps);
+            cells = withNeighbours(hash, steps);
+        }
+        if (steps >= 2) {
+            double[] area = wgs84Area(hash, steps);
+            if (area[2] < minLat) {
+                cells[2] = cells[8] = cells[7] = null;
+            }
+            if (area[3] > maxLat) {
+                cells[1] = cells[5] = cells[6] = null;
+            }
+            if (area[0] < minLon) {
+                cells[4] = cells[8] = cells[6] = null;
+            }
+            if (area[1] > maxLon) {
+                cells[3] = cells[7] = cells[5] = null;
+            }
+        }
+        return new Cells(steps, cells);
+    }
+
+    /** The haversine great-circle distance in meters (geohashGetDistance). */
+    static double distance(double lon1d, double lat1d, double lon2d, double lat2d) {
+        double lat1r = degRad(lat1d);
+        double lon1r = degRad(lon1d);
+        double lat2r = degRad(lat2d);
+        double lon2r = degRad(lon2d);
+        double u = Math.sin((lat2r - lat1r) / 2);
+        double v = Math.sin((lon2r - lon1r) / 2);
+        return 2.0 * EARTH_RADIUS_IN_METERS
+                * CorrectlyRoundedMath.asin(Math.sqrt(u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v));
+    }
+
+    /**
+     * The distance from the shape's centre to a position within the shape, or NaN outside it
+     * (geoWithinShape). In a box, the east-west distance is measured along the position's latitude.
+     */
+    static double distanceIfWithin(Shape shape, double longitude, double latitude) {
+        if (!shape.box()) {
+            double distance = distance(shape.longitude(), shape.latitude(), longitude, latitude);
+            return distance > shape.radius() * shape.conversion() ? Double.NaN : distance;
+        }
+        double lonDistance = distance(longitude, latitude, shape.longitude(), latitude);
+        double latDistance = distance(longitude, latitude, longitude, shape.latitude());
+        if (lonDistance > shape.width() * shape.conversion() / 2 || latDistance > shape.height() * shape.conversion() / 2) {
+            return Double.NaN;
+        }
+        return distance(shape.longitude(), shape.latitude(), longitude, latitude);
+    }
+
+    private static double degRad(double angle) {
+        return angle * D_R;
+    }
+
+    private static double radDeg(double angle) {
+        return angle / D_R;
+    }
+}
