@@ -102,6 +102,14 @@ public final class CommandTable {
             command("bitfield", -2, flags(WRITE, DENYOOM), 1, 1, 1, BitfieldCommand::bitfield),
             command("bitfield_ro", -2, flags(READONLY, FAST), 1, 1, 1, BitfieldCommand::bitfieldReadOnly),
 
+            // hyperloglogs
+            command("pfadd", -2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HyperLogLogCommands::pfadd),
+            // Read-only, though writing the cached cardinality back is propagated (it logs itself).
+            command("pfcount", -2, flags(READONLY), 1, -1, 1, HyperLogLogCommands::pfcount),
+            command("pfmerge", -2, flags(WRITE, DENYOOM), 1, -1, 1, HyperLogLogCommands::pfmerge),
+            command("pfdebug", 3, flags(WRITE, DENYOOM, ADMIN), 2, 2, 1, HyperLogLogCommands::pfdebug),
+            command("pfselftest", 1, flags(ADMIN), 0, 0, 0, HyperLogLogCommands::pfselftest),
+
             // hashes
             command("hset", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hset),
             command("hsetnx", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HashCommands::hsetnx),
@@ -405,9 +413,10 @@ public final class CommandTable {
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
-        // Redis's call(): a write that changed the keyspace is propagated, as rewritten by the command.
+        // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
+        // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
-        if (write && client.keyspace().changes() != changesBefore) {
+        if ((write || record != null) && client.keyspace().changes() != changesBefore) {
             log.append(client.db(), record != null ? record : argv);
         }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
@@ -430,6 +439,7 @@ public final class CommandTable {
         switch (command.name()) {
             case "getex", "copy", "sort" -> positions = new int[] {1};
             case "bitop" -> positions = range(3, argv.length - 1, 1);
+            case "pfmerge" -> positions = range(1, argv.length - 1, 1);
             case "zrangestore", "geosearchstore" -> positions = new int[] {2};
             case "georadius", "georadiusbymember" -> positions = new int[] {1};
             case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);

@@ -47,6 +47,7 @@ public final class Config {
     public static final String LIST_COMPRESS_DEPTH = "list-compress-depth";
     public static final String ZSET_MAX_LISTPACK_ENTRIES = "zset-max-listpack-entries";
     public static final String ZSET_MAX_LISTPACK_VALUE = "zset-max-listpack-value";
+    public static final String HLL_SPARSE_MAX_BYTES = "hll-sparse-max-bytes";
     public static final String STREAM_NODE_MAX_BYTES = "stream-node-max-bytes";
     public static final String STREAM_NODE_MAX_ENTRIES = "stream-node-max-entries";
     public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
@@ -107,6 +108,7 @@ public final class Config {
         define(new Directive(LIST_COMPRESS_DEPTH, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
         define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
@@ -418,6 +420,7 @@ public final class Config {
         encodingLimits.setListMaxListpackSize(Integer.parseInt(values.get(LIST_MAX_LISTPACK_SIZE)));
         encodingLimits.setZsetMaxListpackEntries(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_ENTRIES)));
         encodingLimits.setZsetMaxListpackValue(Integer.parseInt(values.get(ZSET_MAX_LISTPACK_VALUE)));
+        encodingLimits.setHllSparseMaxBytes(Long.parseLong(values.get(HLL_SPARSE_MAX_BYTES)));
         encodingLimits.setStreamNodeMaxBytes(Long.parseLong(values.get(STREAM_NODE_MAX_BYTES)));
         encodingLimits.setStreamNodeMaxEntries(Long.parseLong(values.get(STREAM_NODE_MAX_ENTRIES)));
         clientOutputSoftLimit = Long.parseLong(values.get(CLIENT_OUTPUT_SOFT_LIMIT));

@@ -143,6 +143,10 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
             }
         }
         try {
+            // As Redis's memtoull: a size is never negative, "-0" included.
+            if (s.startsWith("-")) {
+                throw new NumberFormatException(text);
+            }
             return Math.multiplyExact(Long.parseLong(s), unit);
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("argument must be a memory value");

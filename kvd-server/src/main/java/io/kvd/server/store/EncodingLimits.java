@@ -12,6 +12,7 @@ public final class EncodingLimits {
     private int listMaxListpackSize = -2;
     private int zsetMaxListpackEntries = 128;
     private int zsetMaxListpackValue = 64;
+    private long hllSparseMaxBytes = 3000;
     private long streamNodeMaxBytes = 4096;
     private long streamNodeMaxEntries = 100;
 
@@ -62,6 +63,15 @@ public final class EncodingLimits {
 
     public void setZsetMaxListpackValue(int bytes) {
         this.zsetMaxListpackValue = bytes;
+    }
+
+    /** Redis's hll-sparse-max-bytes: a sparse HyperLogLog that would grow past this many bytes (header included) turns dense. */
+    public long hllSparseMaxBytes() {
+        return hllSparseMaxBytes;
+    }
+
+    public void setHllSparseMaxBytes(long bytes) {
+        this.hllSparseMaxBytes = bytes;
     }
 
     /** Redis's stream-node-max-bytes: a stream node takes no entry that would make it this big (0: no limit). */

@@ -32,7 +32,9 @@ public final class CommandVocabulary {
             "BITFIELD", "BITFIELD_RO", "OVERFLOW", "WRAP", "SAT", "FAIL", "u8", "i64", "u63", "i1", "#1",
             "GEOADD", "GEOPOS", "GEODIST", "GEOHASH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS",
             "GEORADIUSBYMEMBER", "GEORADIUS_RO", "FROMMEMBER", "FROMLONLAT", "BYRADIUS", "BYBOX", "WITHDIST",
-            "WITHCOORD", "WITHHASH", "STOREDIST", "ANY", "km", "m", "180", "85.05112878", "1e30"};
+            "WITHCOORD", "WITHHASH", "STOREDIST", "ANY", "km", "m", "180", "85.05112878", "1e30",
+            "PFADD", "PFCOUNT", "PFMERGE", "PFDEBUG", "GETREG", "DECODE", "ENCODING", "TODENSE", "HYLL",
+            "HYLL\u0001\0\0\0\0\0\0\0\0\0\0\u0080\u007f"};
 
     /**
      * The words a client may send to a shared server without stopping it, locking others out or
