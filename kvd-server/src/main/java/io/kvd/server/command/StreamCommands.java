@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import static io.kvd.server.config.KeyspaceEventTypes.STREAM;
 
 /**
- * Stream commands without consumer groups (Redis 7.0's t_stream.c): XADD XLEN XRANGE XREVRANGE
- * XDEL XTRIM XSETID XREAD XINFO STREAM. An id is {@code ms-seq}, two unsigned 64-bit numbers;
+ * Stream commands but consumer groups' (Redis 7.0's t_stream.c): XADD XLEN XRANGE XREVRANGE
+ * XDEL XTRIM XSETID XREAD XINFO STREAM; the groups are {@link StreamGroupCommands}. An id is {@code ms-seq}, two unsigned 64-bit numbers;
  * a write is logged with what it did (XADD's assigned id, a {@code ~} trim as the exact trim it
  * came to), as Redis propagates it.
  */
@@ -38,12 +39,13 @@ final class StreamCommands {
     private static final byte[] EQUALS = {'='};
 
     static final Subcommands XINFO = new Subcommands("xinfo")
-            // Redis's help names the consumer group subcommands, which come with the groups.
-            .add("stream", -3, StreamCommands::xinfoStream,
+            .add("consumers", 4, Set.of(Command.Flag.READONLY), StreamGroupCommands::xinfoConsumers,
                     "CONSUMERS <key> <groupname>",
-                    "    Show consumers of <groupname>.",
+                    "    Show consumers of <groupname>.")
+            .add("groups", 3, Set.of(Command.Flag.READONLY), StreamGroupCommands::xinfoGroups,
                     "GROUPS <key>",
-                    "    Show the stream consumer groups.",
+                    "    Show the stream consumer groups.")
+            .add("stream", -3, StreamCommands::xinfoStream,
                     "STREAM <key> [FULL [COUNT <count>]",
                     "    Show information about the stream.")
             .withHelp();
@@ -235,20 +237,8 @@ final class StreamCommands {
     private static void range(Client client, byte[][] argv, boolean reverse) {
         byte[] startArg = reverse ? argv[3] : argv[2];
         byte[] endArg = reverse ? argv[2] : argv[3];
-        StreamId start = intervalBound(startArg, 0);
-        if (isExclusive(startArg)) {
-            start = start.next();
-            if (start == null) {
-                throw new CommandError("ERR invalid start ID for the interval");
-            }
-        }
-        StreamId end = intervalBound(endArg, -1);
-        if (isExclusive(endArg)) {
-            end = end.previous();
-            if (end == null) {
-                throw new CommandError("ERR invalid end ID for the interval");
-            }
-        }
+        StreamId start = intervalStart(startArg);
+        StreamId end = intervalEnd(endArg);
         long count = -1;
         for (int j = 4; j < argv.length; j++) {
             if (Args.is(argv[j], "count") && j + 1 < argv.length) {
@@ -493,10 +483,7 @@ final class StreamCommands {
 
     /** XINFO STREAM key [FULL [COUNT count]] */
     private static void xinfoStream(Client client, byte[][] argv) {
-        StreamValue stream = client.keyspace().stream(argv[2]);
-        if (stream == null) {
-            throw new CommandError(Errors.NO_SUCH_KEY);
-        }
+        StreamValue stream = xinfoStreamOf(client, argv[2]);
         boolean full = false;
         long count = FULL_DEFAULT_COUNT;
         if (argv.length > 3) {
@@ -533,11 +520,11 @@ final class StreamCommands {
             reply.bulk("entries");
             replyEntries(client, stream, StreamId.MIN, StreamId.MAX, false, count == 0 ? Long.MAX_VALUE : count);
             reply.bulk("groups");
-            reply.arrayHeader(0);
+            StreamGroupCommands.replyFullGroups(reply, stream, count == 0 ? Long.MAX_VALUE : count);
             return;
         }
         reply.bulk("groups");
-        reply.integer(0);
+        reply.integer(stream.groupCount());
         for (boolean first : new boolean[] {true, false}) {
             reply.bulk(first ? "first-entry" : "last-entry");
             StreamId edge = stream.edge(first);
@@ -550,6 +537,39 @@ final class StreamCommands {
                 });
             }
         }
+    }
+
+    /** XINFO's stream: every subcommand but HELP names one that must exist. */
+    static StreamValue xinfoStreamOf(Client client, byte[] key) {
+        StreamValue stream = client.keyspace().stream(key);
+        if (stream == null) {
+            throw new CommandError(Errors.NO_SUCH_KEY);
+        }
+        return stream;
+    }
+
+    /** A range's start as XRANGE reads it: {@code (} excludes it, an id without seq is its ms's first. */
+    static StreamId intervalStart(byte[] arg) {
+        StreamId start = intervalBound(arg, 0);
+        if (isExclusive(arg)) {
+            start = start.next();
+            if (start == null) {
+                throw new CommandError("ERR invalid start ID for the interval");
+            }
+        }
+        return start;
+    }
+
+    /** A range's end as XRANGE reads it: {@code (} excludes it, an id without seq is its ms's last. */
+    static StreamId intervalEnd(byte[] arg) {
+        StreamId end = intervalBound(arg, -1);
+        if (isExclusive(arg)) {
+            end = end.previous();
+            if (end == null) {
+                throw new CommandError("ERR invalid end ID for the interval");
+            }
+        }
+        return end;
     }
 
     /**
