@@ -215,6 +215,8 @@ public final class CommandTable {
                     StreamGroupCommands::xreadgroup),
             command("xack", -4, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xack),
             command("xpending", -3, flags(READONLY), 1, 1, 1, StreamGroupCommands::xpending),
+            command("xclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xclaim),
+            command("xautoclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xautoclaim),
             // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
             command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
             command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),

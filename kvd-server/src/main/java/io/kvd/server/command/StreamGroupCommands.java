@@ -482,6 +482,206 @@ final class StreamGroupCommands {
         }
     }
 
+    private static CommandError noKeyOrGroup(byte[] key, byte[] group) {
+        return new CommandError("NOGROUP No such key '" + Args.utf8(key) + "' or consumer group '"
+                + Args.utf8(group) + "'");
+    }
+
+    /** The group {@code argv[2]} of the stream {@code argv[1]}, which must both exist. */
+    private static StreamGroup existingGroup(StreamValue stream, byte[][] argv) {
+        StreamGroup group = stream == null ? null : stream.group(argv[2]);
+        if (group == null) {
+            throw noKeyOrGroup(argv[1], argv[2]);
+        }
+        return group;
+    }
+
+    /** The consumer {@code name}, seen now, or created as Redis's streamCreateConsumer. */
+    private static StreamGroup.Consumer claimer(Client client, StreamValue stream, StreamGroup group, byte[] key,
+                                                byte[] name) {
+        StreamGroup.Consumer consumer = stream.seeConsumer(group, name);
+        if (consumer == null) {
+            consumer = stream.createConsumer(group, name);
+            client.events().notify(STREAM, "xgroup-createconsumer", key, client.db());
+        }
+        return consumer;
+    }
+
+    /** A claimed entry's reply: its id alone (JUSTID) or the entry. */
+    private static void replyClaimed(Reply reply, StreamValue stream, StreamId id, boolean justId) {
+        if (justId) {
+            reply.bulk(id.toBytes());
+            return;
+        }
+        byte[][] fieldsAndValues = stream.entryFields(id);
+        reply.arrayHeader(2);
+        reply.bulk(id.toBytes());
+        reply.arrayHeader(fieldsAndValues.length);
+        for (byte[] element : fieldsAndValues) {
+            reply.bulk(element);
+        }
+    }
+
+    /**
+     * XCLAIM key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds]
+     * [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID lastid]: the ids are those that parse, the
+     * options what follows them. Logged as an XCLAIM per entry claimed or dropped, as Redis's.
+     */
+    static void xclaim(Client client, byte[][] argv) {
+        StreamValue stream = client.keyspace().stream(argv[1]);
+        StreamGroup group = existingGroup(stream, argv);
+        long minIdle = Math.max(0, Args.parseLong(argv[4], "ERR Invalid min-idle-time argument for XCLAIM"));
+        int idsEnd = 5;
+        while (idsEnd < argv.length && isStrictId(argv[idsEnd])) {
+            idsEnd++;
+        }
+        long now = client.keyspace().now();
+        long deliveryTime = -1;
+        long retryCount = -1;
+        boolean force = false;
+        boolean justId = false;
+        StreamId lastId = StreamId.MIN;
+        for (int j = idsEnd; j < argv.length; j++) {
+            boolean more = j + 1 < argv.length;
+            if (Args.is(argv[j], "force")) {
+                force = true;
+            } else if (Args.is(argv[j], "justid")) {
+                justId = true;
+            } else if (Args.is(argv[j], "idle") && more) {
+                deliveryTime = now - Args.parseLong(argv[++j], "ERR Invalid IDLE option argument for XCLAIM");
+            } else if (Args.is(argv[j], "time") && more) {
+                deliveryTime = Args.parseLong(argv[++j], "ERR Invalid TIME option argument for XCLAIM");
+            } else if (Args.is(argv[j], "retrycount") && more) {
+                retryCount = Args.parseLong(argv[++j], "ERR Invalid RETRYCOUNT option argument for XCLAIM");
+            } else if (Args.is(argv[j], "lastid") && more) {
+                lastId = StreamCommands.parseId(argv[++j], 0, true, null);
+            } else {
+                throw new CommandError("ERR Unrecognized XCLAIM option '" + Args.utf8(argv[j]) + "'");
+            }
+        }
+        client.neverLogItself();
+        boolean logGroupId = stream.raiseGroupId(group, lastId);
+        // A time not given, before 1970 or ahead of the clock is now: clients may compute it on their own clock.
+        if (deliveryTime < 0 || deliveryTime > now) {
+            deliveryTime = now;
+        }
+        StreamGroup.Consumer consumer = null;
+        List<StreamId> claimed = new ArrayList<>();
+        for (int j = 5; j < idsEnd; j++) {
+            StreamId id = StreamCommands.parseId(argv[j], 0, true, null);
+            StreamGroup.Pending pending = group.pending().get(id);
+            if (!stream.contains(id)) {
+                if (pending != null) {
+                    client.logAlso(claimRecord(argv[1], argv[2], id, pending, group.lastId()));
+                    logGroupId = false;
+                    stream.dropPending(group, id);
+                }
+                continue;
+            }
+            if (pending == null && !force) {
+                continue;
+            }
+            if (pending != null && minIdle != 0 && now - pending.deliveryTime() < minIdle) {
+                continue;
+            }
+            if (consumer == null) {
+                consumer = claimer(client, stream, group, argv[1], argv[3]);
+            }
+            pending = stream.claim(group, id, consumer, deliveryTime, retryCount, justId);
+            claimed.add(id);
+            client.logAlso(claimRecord(argv[1], argv[2], id, pending, group.lastId()));
+            logGroupId = false;
+        }
+        if (logGroupId) {
+            client.logAlso(XGROUP, SETID, argv[1], argv[2], group.lastId().toBytes(), ENTRIESREAD,
+                    Args.bytes(Long.toString(group.entriesRead())));
+        }
+        Reply reply = client.reply();
+        reply.arrayHeader(claimed.size());
+        for (StreamId id : claimed) {
+            replyClaimed(reply, stream, id, justId);
+        }
+    }
+
+    private static boolean isStrictId(byte[] arg) {
+        try {
+            StreamCommands.parseId(arg, 0, true, null);
+            return true;
+        } catch (CommandError e) {
+            return false;
+        }
+    }
+
+    /** XAUTOCLAIM's COUNT bound: Redis's LONG_MAX / max(sizeof(streamID), attempts factor 10). */
+    private static final long AUTOCLAIM_MAX_COUNT = Long.MAX_VALUE / 16;
+
+    /**
+     * XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]: claims up to
+     * COUNT (100) entries idle long enough from {@code start}, looking at no more than ten times
+     * that; replies with the next start (0-0 at the end), the claimed and the deleted ids dropped.
+     */
+    static void xautoclaim(Client client, byte[][] argv) {
+        long minIdle = Math.max(0, Args.parseLong(argv[4], "ERR Invalid min-idle-time argument for XAUTOCLAIM"));
+        StreamId start = StreamCommands.intervalStart(argv[5]);
+        long count = 100;
+        boolean justId = false;
+        for (int j = 6; j < argv.length; j++) {
+            if (Args.is(argv[j], "count") && j + 1 < argv.length) {
+                Long given = Args.toLong(argv[++j]);
+                if (given == null || given < 1 || given > AUTOCLAIM_MAX_COUNT) {
+                    throw new CommandError("ERR COUNT must be > 0");
+                }
+                count = given;
+            } else if (Args.is(argv[j], "justid")) {
+                justId = true;
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        StreamValue stream = client.keyspace().stream(argv[1]);
+        StreamGroup group = existingGroup(stream, argv);
+        client.neverLogItself();
+        long now = client.keyspace().now();
+        long attempts = count * 10;
+        StreamGroup.Consumer consumer = null;
+        List<StreamId> claimed = new ArrayList<>();
+        List<StreamId> deleted = new ArrayList<>();
+        StreamId next = group.pending().ceilingKey(start);
+        while (attempts-- > 0 && count > 0 && next != null) {
+            StreamId id = next;
+            next = group.pending().higherKey(id);
+            StreamGroup.Pending pending = group.pending().get(id);
+            if (!stream.contains(id)) {
+                client.logAlso(claimRecord(argv[1], argv[2], id, pending, group.lastId()));
+                stream.dropPending(group, id);
+                deleted.add(id);
+                count--;
+                continue;
+            }
+            if (minIdle != 0 && now - pending.deliveryTime() < minIdle) {
+                continue;
+            }
+            if (consumer == null) {
+                consumer = claimer(client, stream, group, argv[1], argv[3]);
+            }
+            pending = stream.claim(group, id, consumer, now, -1, justId);
+            claimed.add(id);
+            count--;
+            client.logAlso(claimRecord(argv[1], argv[2], id, pending, group.lastId()));
+        }
+        Reply reply = client.reply();
+        reply.arrayHeader(3);
+        reply.bulk((next == null ? StreamId.MIN : next).toBytes());
+        reply.arrayHeader(claimed.size());
+        for (StreamId id : claimed) {
+            replyClaimed(reply, stream, id, justId);
+        }
+        reply.arrayHeader(deleted.size());
+        for (StreamId id : deleted) {
+            reply.bulk(id.toBytes());
+        }
+    }
+
     /** XINFO GROUPS key */
     static void xinfoGroups(Client client, byte[][] argv) {
         StreamValue stream = StreamCommands.xinfoStreamOf(client, argv[2]);

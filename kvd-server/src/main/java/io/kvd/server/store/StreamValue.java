@@ -311,6 +311,56 @@ public final class StreamValue {
         return acknowledged;
     }
 
+    /** Whether the entry {@code id} is in the stream (Redis's streamEntryExists). */
+    public boolean contains(StreamId id) {
+        return stream.contains(id);
+    }
+
+    /**
+     * XCLAIM and XAUTOCLAIM: the pending entry {@code id} (made from nothing when {@code force},
+     * as no consumer's) becomes {@code consumer}'s, delivered at {@code deliveryTime}, its count
+     * {@code retryCount} if that is not negative, else one more unless {@code justId}.
+     */
+    public StreamGroup.Pending claim(StreamGroup group, StreamId id, StreamGroup.Consumer consumer,
+                                     long deliveryTime, long retryCount, boolean justId) {
+        change();
+        StreamGroup.Pending entry = group.pending.get(id);
+        if (entry == null) {
+            entry = new StreamGroup.Pending(null, deliveryTime, 1);
+            group.pending.put(id, entry);
+        }
+        if (entry.consumer != consumer) {
+            if (entry.consumer != null) {
+                entry.consumer.pending.remove(id);
+            }
+            consumer.pending.put(id, entry);
+            entry.consumer = consumer;
+        }
+        entry.deliveryTime = deliveryTime;
+        if (retryCount >= 0) {
+            entry.deliveryCount = retryCount;
+        } else if (!justId) {
+            entry.deliveryCount++;
+        }
+        return entry;
+    }
+
+    /** A pending entry whose stream entry was deleted leaves the group (XCLAIM and XAUTOCLAIM do that). */
+    public void dropPending(StreamGroup group, StreamId id) {
+        change();
+        group.acknowledge(id);
+    }
+
+    /** XCLAIM's LASTID: the group's last delivered id moves up to {@code lastId}; false if it was not below. */
+    public boolean raiseGroupId(StreamGroup group, StreamId lastId) {
+        if (lastId.compareTo(group.lastId) <= 0) {
+            return false;
+        }
+        change();
+        group.lastId = lastId;
+        return true;
+    }
+
     /** Redis's streamReplyWithCGLag: entries not yet read by the group, or null when that is unknown. */
     public Long lag(StreamGroup group) {
         if (stream.entriesAdded == 0) {
