@@ -2,6 +2,7 @@ package io.kvd.server.store;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.TreeMap;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
@@ -510,7 +511,10 @@ final class Stream {
             arrays[k] = node.bytes;
             used[k] = node.used;
         }
-        return new StreamWalk(held, arrays, used, length, lastId, entriesAdded, maxDeletedId, sink, db, key, deadline);
+        // The groups are copied whole now: their pending entries change in place.
+        TreeMap<byte[], StreamGroup> groupsNow = copyGroups();
+        return new StreamWalk(held, arrays, used, length, lastId, entriesAdded, maxDeletedId,
+                groupsNow == null ? List.of() : groupsNow.values(), sink, db, key, deadline);
     }
 
     void checkInvariants() {

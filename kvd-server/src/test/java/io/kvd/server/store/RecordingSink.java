@@ -101,7 +101,7 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
 
     @Override
     public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
-                          long deadline) {
+                          java.util.Collection<StreamGroup> groups, long deadline) {
         StringBuilder entries = openStreams.remove(db + ":" + utf8(key));
         handOut(db, key, (entries == null ? "stream" : entries.toString())
                 + streamCounters(lastId, entriesAdded, maxDeletedId, deadline));
