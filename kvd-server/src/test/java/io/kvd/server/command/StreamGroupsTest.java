@@ -242,6 +242,26 @@ class StreamGroupsTest {
     }
 
     @Test
+    void groupChangesNotifyAsRedisCallSitesDo() {
+        Client subscriber = kvd.newClient();
+        kvd.call("CONFIG", "SET", "notify-keyspace-events", "KEA");
+        kvd.callAs(subscriber, "PSUBSCRIBE", "__keyevent@0__:*");
+        kvd.call("XGROUP", "CREATE", "s", "g", "0");
+        kvd.call("XGROUP", "SETID", "s", "g", "0");
+        kvd.call("XREADGROUP", "GROUP", "g", "a", "STREAMS", "s", ">");
+        kvd.call("XREADGROUP", "GROUP", "g", "a", "STREAMS", "s", "0");
+        kvd.call("XCLAIM", "s", "g", "b", "0", "1-1");
+        kvd.call("XAUTOCLAIM", "s", "g", "c", "0", "0");
+        kvd.call("XACK", "s", "g", "1-1");
+        kvd.call("XGROUP", "DELCONSUMER", "s", "g", "c");
+        kvd.call("XGROUP", "DESTROY", "s", "g");
+        String events = kvd.pendingOutput(subscriber).replaceAll("(?s)\\*1?4\\r\\n\\$8\\r\\npmessage\\r\\n.*?"
+                + "__keyevent@0__:([a-z-]+)\\r\\n\\$1\\r\\ns\\r\\n", "$1 ");
+        assertThat(events).endsWith("xgroup-create xgroup-setid xgroup-createconsumer xgroup-createconsumer "
+                + "xgroup-createconsumer xgroup-delconsumer xgroup-destroy ");
+    }
+
+    @Test
     void copyCopiesTheGroupsWhole() {
         kvd.call("XGROUP", "CREATE", "s", "g", "0");
         kvd.call("XREADGROUP", "GROUP", "g", "a", "COUNT", "1", "STREAMS", "s", ">");
