@@ -172,7 +172,7 @@ public final class StreamValue {
         if (group(name) != null) {
             return false;
         }
-        change();
+        groupChange(false);
         if (stream.groups == null) {
             stream.groups = new TreeMap<>(Arrays::compareUnsigned);
         }
@@ -182,7 +182,7 @@ public final class StreamValue {
 
     /** XGROUP SETID. */
     public void setGroupId(StreamGroup group, StreamId lastId, long entriesRead) {
-        change();
+        groupChange(false);
         group.lastId = lastId;
         group.entriesRead = entriesRead;
     }
@@ -192,7 +192,7 @@ public final class StreamValue {
         if (group(name) == null) {
             return false;
         }
-        change();
+        groupChange(true);
         stream.groups.remove(name);
         return true;
     }
@@ -202,7 +202,7 @@ public final class StreamValue {
         if (group.consumer(name) != null) {
             return null;
         }
-        change();
+        groupChange(false);
         return group.addConsumer(name, keyspace.now());
     }
 
@@ -221,7 +221,7 @@ public final class StreamValue {
         if (consumer == null) {
             return -1;
         }
-        change();
+        groupChange(false);
         long pending = consumer.pending.size();
         for (StreamId id : consumer.pending.keySet()) {
             group.pending.remove(id);
@@ -248,7 +248,7 @@ public final class StreamValue {
         if (start == null) {
             return delivered;
         }
-        change();
+        groupChange(false);
         long now = keyspace.now();
         stream.range(start, StreamId.MAX, false, (id, fieldsAndValues) -> {
             if (id.compareTo(group.lastId) > 0) {
@@ -279,7 +279,7 @@ public final class StreamValue {
             }
             byte[][] fieldsAndValues = entryFields(entry.getKey());
             if (fieldsAndValues != null) {
-                change();
+                groupChange(false);
                 entry.getValue().deliveryTime = now;
                 entry.getValue().deliveryCount++;
             }
@@ -303,7 +303,7 @@ public final class StreamValue {
         int acknowledged = 0;
         for (StreamId id : ids) {
             if (group.pending.containsKey(id)) {
-                change();
+                groupChange(false);
                 group.acknowledge(id);
                 acknowledged++;
             }
@@ -323,7 +323,7 @@ public final class StreamValue {
      */
     public StreamGroup.Pending claim(StreamGroup group, StreamId id, StreamGroup.Consumer consumer,
                                      long deliveryTime, long retryCount, boolean justId) {
-        change();
+        groupChange(false);
         StreamGroup.Pending entry = group.pending.get(id);
         if (entry == null) {
             entry = new StreamGroup.Pending(null, deliveryTime, 1);
@@ -347,7 +347,7 @@ public final class StreamValue {
 
     /** A pending entry whose stream entry was deleted leaves the group (XCLAIM and XAUTOCLAIM do that). */
     public void dropPending(StreamGroup group, StreamId id) {
-        change();
+        groupChange(false);
         group.acknowledge(id);
     }
 
@@ -356,7 +356,7 @@ public final class StreamValue {
         if (lastId.compareTo(group.lastId) <= 0) {
             return false;
         }
-        change();
+        groupChange(false);
         group.lastId = lastId;
         return true;
     }
@@ -407,6 +407,18 @@ public final class StreamValue {
             }
         }
         return StreamGroup.INVALID_ENTRIES_READ;
+    }
+
+    /**
+     * The groups are about to change: as {@link #change} for a stream not yet stored (XGROUP
+     * CREATE MKSTREAM), else a change WATCH does not see, waking blocked clients if {@code wakesBlocked}.
+     */
+    private void groupChange(boolean wakesBlocked) {
+        if (id == 0) {
+            change();
+        } else {
+            keyspace.beforeGroupChange(id, wakesBlocked);
+        }
     }
 
     /** The stream is about to change in place: creates the key first, or tells the keyspace (a snapshot copies it). */

@@ -262,6 +262,19 @@ class StreamGroupsTest {
     }
 
     @Test
+    void groupChangesDoNotAbortAWatchAsRedisSignalsNoModifiedKey() {
+        kvd.call("XGROUP", "CREATE", "s", "g", "0");
+        Client watcher = kvd.newClient();
+        kvd.callAs(watcher, "WATCH", "s");
+        kvd.call("XREADGROUP", "GROUP", "g", "a", "STREAMS", "s", ">");
+        kvd.call("XACK", "s", "g", "1-1");
+        kvd.call("XGROUP", "DESTROY", "s", "g");
+        kvd.callAs(watcher, "MULTI");
+        kvd.callAs(watcher, "PING");
+        assertThat(kvd.callAs(watcher, "EXEC")).isEqualTo("*1\r\n+PONG\r\n");
+    }
+
+    @Test
     void copyCopiesTheGroupsWhole() {
         kvd.call("XGROUP", "CREATE", "s", "g", "0");
         kvd.call("XREADGROUP", "GROUP", "g", "a", "COUNT", "1", "STREAMS", "s", ">");
