@@ -134,11 +134,12 @@ final class BlockedClients {
         }
     }
 
-    /** SWAPDB gives database {@code emptied} other contents: every key waited on there may be ready. */
+    /**
+     * SWAPDB gives database {@code emptied} other contents, or FLUSHDB/FLUSHALL empties it
+     * ({@code replacedWith} null): every key waited on there may be ready, or gone (a blocked
+     * XREADGROUP is answered then).
+     */
     void replacing(Keyspace emptied, Keyspace replacedWith) {
-        if (replacedWith == null) {
-            return;
-        }
         for (DbKey key : waiting.keySet()) {
             if (key.db() == emptied.index()) {
                 readyKeys.add(key);

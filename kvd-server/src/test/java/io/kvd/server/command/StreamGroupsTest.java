@@ -198,6 +198,14 @@ class StreamGroupsTest {
         kvd.call("DEL", "s");
         assertThat(kvd.pending(reader)).isEqualTo("-UNBLOCKED the stream key no longer exists\r\n");
         assertThat(reader.isBlocked()).isFalse();
+
+        kvd.call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        kvd.callAs(reader, "XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "s", ">");
+        Client popper = kvd.newClient();
+        kvd.callAs(popper, "BLPOP", "l", "0");
+        kvd.call("FLUSHALL");
+        assertThat(kvd.pending(reader)).isEqualTo("-UNBLOCKED the stream key no longer exists\r\n");
+        assertThat(popper.isBlocked()).isTrue();
     }
 
     @Test
