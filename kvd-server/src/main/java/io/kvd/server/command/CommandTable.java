@@ -211,7 +211,7 @@ public final class CommandTable {
             command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
             command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
             command("xgroup", -2, flags(), 0, 0, 0, StreamGroupCommands::xgroupContainer),
-            command("xreadgroup", -7, flags(WRITE, BLOCKING, MOVABLE_KEYS), StreamGroupCommands::xreadgroupKeys,
+            command("xreadgroup", -7, flags(WRITE, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys,
                     StreamGroupCommands::xreadgroup),
             command("xack", -4, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xack),
             command("xpending", -3, flags(READONLY), 1, 1, 1, StreamGroupCommands::xpending),

@@ -32,8 +32,8 @@ final class StreamCommands {
             "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy";
     private static final String LIMIT_WITHOUT_APPROXIMATION =
             "ERR syntax error, LIMIT cannot be used without the special ~ option";
-    /** XREAD's count of entries per stream served after blocking without COUNT (XREAD_BLOCKED_DEFAULT_COUNT). */
-    private static final long BLOCKED_DEFAULT_COUNT = 1000;
+    /** XREAD's and XREADGROUP's entries per stream served after blocking without COUNT (XREAD_BLOCKED_DEFAULT_COUNT). */
+    static final long BLOCKED_DEFAULT_COUNT = 1000;
     /** XINFO STREAM FULL's entries without COUNT. */
     private static final long FULL_DEFAULT_COUNT = 10;
     private static final byte[] EQUALS = {'='};
@@ -284,7 +284,7 @@ final class StreamCommands {
         }
     }
 
-    private static void replyEntry(Reply reply, StreamId id, byte[][] fieldsAndValues) {
+    static void replyEntry(Reply reply, StreamId id, byte[][] fieldsAndValues) {
         reply.arrayHeader(2);
         reply.bulk(id.toBytes());
         reply.arrayHeader(fieldsAndValues.length);
@@ -351,43 +351,68 @@ final class StreamCommands {
         client.reply().ok();
     }
 
-    /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
-    static void xread(Client client, byte[][] argv) {
+    /** XREAD's and XREADGROUP's options (Redis's xreadCommand parses both), up to STREAMS. */
+    static final class ReadOptions {
         long timeout = -1;
-        long count = 0;
-        int streamsAt = 0;
-        for (int i = 1; i < argv.length; i++) {
-            int more = argv.length - 1 - i;
-            byte[] option = argv[i];
-            if (Args.is(option, "block") && more > 0) {
-                if (client.isScriptCaller()) {
-                    throw new CommandError("ERR " + Args.utf8(argv[0])
-                            + " command is not allowed with BLOCK option from scripts");
+        long count;
+        /** Where the keys start, after STREAMS. */
+        int streamsAt;
+        byte[] group;
+        byte[] consumer;
+        boolean noAck;
+
+        /** Parses {@code argv}; GROUP and NOACK only for XREADGROUP ({@code grouped}). */
+        ReadOptions(Client client, byte[][] argv, boolean grouped) {
+            for (int i = 1; i < argv.length; i++) {
+                int more = argv.length - 1 - i;
+                byte[] option = argv[i];
+                if (Args.is(option, "block") && more > 0) {
+                    if (client.isScriptCaller()) {
+                        throw new CommandError("ERR " + Args.utf8(argv[0])
+                                + " command is not allowed with BLOCK option from scripts");
+                    }
+                    timeout = Args.parseLong(argv[++i], "ERR timeout is not an integer or out of range");
+                    if (timeout < 0) {
+                        throw new CommandError("ERR timeout is negative");
+                    }
+                } else if (Args.is(option, "count") && more > 0) {
+                    count = Math.max(0, Args.parseLong(argv[++i]));
+                } else if (Args.is(option, "streams") && more > 0) {
+                    streamsAt = i + 1;
+                    if ((argv.length - streamsAt) % 2 != 0) {
+                        throw new CommandError("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
+                                + "must be specified.");
+                    }
+                    break;
+                } else if (Args.is(option, "group") && more >= 2) {
+                    if (!grouped) {
+                        throw new CommandError(
+                                "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.");
+                    }
+                    group = argv[++i];
+                    consumer = argv[++i];
+                } else if (Args.is(option, "noack")) {
+                    if (!grouped) {
+                        throw new CommandError(
+                                "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.");
+                    }
+                    noAck = true;
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
                 }
-                timeout = Args.parseLong(argv[++i], "ERR timeout is not an integer or out of range");
-                if (timeout < 0) {
-                    throw new CommandError("ERR timeout is negative");
-                }
-            } else if (Args.is(option, "count") && more > 0) {
-                count = Math.max(0, Args.parseLong(argv[++i]));
-            } else if (Args.is(option, "streams") && more > 0) {
-                streamsAt = i + 1;
-                if ((argv.length - streamsAt) % 2 != 0) {
-                    throw new CommandError("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
-                            + "must be specified.");
-                }
-                break;
-            } else if (Args.is(option, "group") && more >= 2) {
-                throw new CommandError("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.");
-            } else if (Args.is(option, "noack")) {
-                throw new CommandError("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.");
-            } else {
+            }
+            if (streamsAt == 0) {
                 throw new CommandError(Errors.SYNTAX);
             }
         }
-        if (streamsAt == 0) {
-            throw new CommandError(Errors.SYNTAX);
-        }
+    }
+
+    /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
+    static void xread(Client client, byte[][] argv) {
+        ReadOptions options = new ReadOptions(client, argv, false);
+        long timeout = options.timeout;
+        long count = options.count;
+        int streamsAt = options.streamsAt;
         int streams = (argv.length - streamsAt) / 2;
         byte[][] keys = Arrays.copyOfRange(argv, streamsAt, streamsAt + streams);
         StreamId[] after = new StreamId[streams];

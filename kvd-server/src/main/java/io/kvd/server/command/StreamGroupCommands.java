@@ -35,8 +35,8 @@ final class StreamGroupCommands {
     private static final byte[] FORCE = Args.bytes("FORCE");
     private static final byte[] JUSTID = Args.bytes("JUSTID");
     private static final byte[] LASTID = Args.bytes("LASTID");
-    /** XREADGROUP's count of entries served after blocking without COUNT (XREAD_BLOCKED_DEFAULT_COUNT). */
-    private static final long BLOCKED_DEFAULT_COUNT = 1000;
+    /** XAUTOCLAIM's COUNT bound: Redis's LONG_MAX / max(sizeof(streamID), attempts factor 10). */
+    private static final long AUTOCLAIM_MAX_COUNT = Long.MAX_VALUE / 16;
 
     static final Subcommands XGROUP_SUBCOMMANDS = new Subcommands("xgroup")
             .add("create", -5, Set.of(Command.Flag.WRITE, Command.Flag.DENYOOM), StreamGroupCommands::xgroup,
@@ -171,46 +171,13 @@ final class StreamGroupCommands {
 
     /** XREADGROUP GROUP group consumer [COUNT count] [BLOCK milliseconds] [NOACK] STREAMS key [key ...] id [id ...] */
     static void xreadgroup(Client client, byte[][] argv) {
-        long timeout = -1;
-        long count = 0;
-        int streamsAt = 0;
-        byte[] groupName = null;
-        byte[] consumerName = null;
-        boolean noAck = false;
-        for (int i = 1; i < argv.length; i++) {
-            int more = argv.length - 1 - i;
-            byte[] option = argv[i];
-            if (Args.is(option, "block") && more > 0) {
-                if (client.isScriptCaller()) {
-                    throw new CommandError("ERR " + Args.utf8(argv[0])
-                            + " command is not allowed with BLOCK option from scripts");
-                }
-                timeout = Args.parseLong(argv[++i], "ERR timeout is not an integer or out of range");
-                if (timeout < 0) {
-                    throw new CommandError("ERR timeout is negative");
-                }
-            } else if (Args.is(option, "count") && more > 0) {
-                count = Math.max(0, Args.parseLong(argv[++i]));
-            } else if (Args.is(option, "streams") && more > 0) {
-                streamsAt = i + 1;
-                if ((argv.length - streamsAt) % 2 != 0) {
-                    throw new CommandError("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
-                            + "must be specified.");
-                }
-                break;
-            } else if (Args.is(option, "group") && more >= 2) {
-                groupName = argv[i + 1];
-                consumerName = argv[i + 2];
-                i += 2;
-            } else if (Args.is(option, "noack")) {
-                noAck = true;
-            } else {
-                throw new CommandError(Errors.SYNTAX);
-            }
-        }
-        if (streamsAt == 0) {
-            throw new CommandError(Errors.SYNTAX);
-        }
+        StreamCommands.ReadOptions options = new StreamCommands.ReadOptions(client, argv, true);
+        long timeout = options.timeout;
+        long count = options.count;
+        int streamsAt = options.streamsAt;
+        byte[] groupName = options.group;
+        byte[] consumerName = options.consumer;
+        boolean noAck = options.noAck;
         if (groupName == null) {
             throw new CommandError("ERR Missing GROUP option for XREADGROUP");
         }
@@ -271,7 +238,7 @@ final class StreamGroupCommands {
             return;
         }
         long deadline = timeout == 0 ? 0 : keyspace.now() + Math.min(timeout, Long.MAX_VALUE - keyspace.now());
-        long servedCount = count == 0 ? BLOCKED_DEFAULT_COUNT : count;
+        long servedCount = count == 0 ? StreamCommands.BLOCKED_DEFAULT_COUNT : count;
         byte[] blockedGroup = groupName.clone();
         byte[] blockedConsumer = consumerName.clone();
         boolean blockedNoAck = noAck;
@@ -358,22 +325,14 @@ final class StreamGroupCommands {
     private static void replyDelivered(Reply reply, List<StreamValue.Delivered> delivered) {
         reply.arrayHeader(delivered.size());
         for (StreamValue.Delivered entry : delivered) {
-            reply.arrayHeader(2);
-            reply.bulk(entry.id().toBytes());
             if (entry.fieldsAndValues() == null) {
+                reply.arrayHeader(2);
+                reply.bulk(entry.id().toBytes());
                 reply.nullArray();
             } else {
-                reply.arrayHeader(entry.fieldsAndValues().length);
-                for (byte[] element : entry.fieldsAndValues()) {
-                    reply.bulk(element);
-                }
+                StreamCommands.replyEntry(reply, entry.id(), entry.fieldsAndValues());
             }
         }
-    }
-
-    /** XREADGROUP's keys for the cluster slot check: the first half of what follows STREAMS. */
-    static int[] xreadgroupKeys(byte[][] argv) {
-        return StreamCommands.xreadKeys(argv);
     }
 
     /** XACK key group id [id ...]: every id is checked before any is acknowledged. */
@@ -419,11 +378,7 @@ final class StreamGroupCommands {
             }
         }
         StreamValue stream = client.keyspace().stream(argv[1]);
-        StreamGroup group = stream == null ? null : stream.group(argv[2]);
-        if (group == null) {
-            throw new CommandError("NOGROUP No such key '" + Args.utf8(argv[1]) + "' or consumer group '"
-                    + Args.utf8(argv[2]) + "'");
-        }
+        StreamGroup group = existingGroup(stream, argv);
         Reply reply = client.reply();
         Map<StreamId, StreamGroup.Pending> pending = group.pending();
         if (summary) {
@@ -513,13 +468,7 @@ final class StreamGroupCommands {
             reply.bulk(id.toBytes());
             return;
         }
-        byte[][] fieldsAndValues = stream.entryFields(id);
-        reply.arrayHeader(2);
-        reply.bulk(id.toBytes());
-        reply.arrayHeader(fieldsAndValues.length);
-        for (byte[] element : fieldsAndValues) {
-            reply.bulk(element);
-        }
+        StreamCommands.replyEntry(reply, id, stream.entryFields(id));
     }
 
     /**
@@ -611,9 +560,6 @@ final class StreamGroupCommands {
             return false;
         }
     }
-
-    /** XAUTOCLAIM's COUNT bound: Redis's LONG_MAX / max(sizeof(streamID), attempts factor 10). */
-    private static final long AUTOCLAIM_MAX_COUNT = Long.MAX_VALUE / 16;
 
     /**
      * XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]: claims up to
