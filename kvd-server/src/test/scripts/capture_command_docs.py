@@ -28,7 +28,8 @@ SUBCOMMANDS = {
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
     "script": ["exists", "flush", "load", "help"],
-    "xinfo": ["stream", "help"],
+    "xinfo": ["consumers", "groups", "stream", "help"],
+    "xgroup": ["create", "createconsumer", "delconsumer", "destroy", "setid", "help"],
     "function": ["load", "delete", "list", "stats", "kill", "flush", "dump", "restore", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
 }

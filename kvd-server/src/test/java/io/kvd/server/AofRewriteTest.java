@@ -126,6 +126,34 @@ class AofRewriteTest {
     }
 
     @Test
+    void streamGroupsAreRewrittenAfterXsetidAndReloadTheSame() throws Exception {
+        RespReply[] before = new RespReply[3];
+        try (RespConnection c = new RespConnection(start())) {
+            c.call("XADD", "s", "1-1", "a", "1");
+            c.call("XADD", "s", "2-1", "a", "2");
+            c.call("XGROUP", "CREATE", "s", "g", "0");
+            c.call("XREADGROUP", "GROUP", "g", "reader", "COUNT", "1", "STREAMS", "s", ">");
+            c.call("XGROUP", "CREATECONSUMER", "s", "g", "idle");
+            c.call("XCLAIM", "s", "g", "reader", "0", "1-1", "TIME", "1000", "RETRYCOUNT", "4");
+            before[0] = c.call("XINFO", "GROUPS", "s");
+            before[1] = c.call("XPENDING", "s", "g", "-", "+", "10");
+            assertThat(c.call("BGREWRITEAOF")).isEqualTo(STARTED);
+            awaitRewrites(c, 1);
+        }
+        assertThat(Files.readString(aof())).endsWith(
+                "*7\r\n$6\r\nXGROUP\r\n$6\r\nCREATE\r\n$1\r\ns\r\n$1\r\ng\r\n$3\r\n1-1\r\n"
+                + "$11\r\nENTRIESREAD\r\n$1\r\n1\r\n"
+                + "*5\r\n$6\r\nXGROUP\r\n$14\r\nCREATECONSUMER\r\n$1\r\ns\r\n$1\r\ng\r\n$4\r\nidle\r\n"
+                + "*12\r\n$6\r\nXCLAIM\r\n$1\r\ns\r\n$1\r\ng\r\n$6\r\nreader\r\n$1\r\n0\r\n$3\r\n1-1\r\n"
+                + "$4\r\nTIME\r\n$4\r\n1000\r\n$10\r\nRETRYCOUNT\r\n$1\r\n4\r\n$6\r\nJUSTID\r\n$5\r\nFORCE\r\n");
+        try (RespConnection c = new RespConnection(restart())) {
+            assertThat(c.call("XINFO", "GROUPS", "s")).isEqualTo(before[0]);
+            assertThat(c.call("XPENDING", "s", "g", "-", "+", "10").toString().replaceAll("\\d{4,}", "idle"))
+                    .isEqualTo(before[1].toString().replaceAll("\\d{4,}", "idle"));
+        }
+    }
+
+    @Test
     void rewrittenFilePassesTheCheckAndLoadsAfterRestart() throws Exception {
         try (RespConnection c = new RespConnection(start())) {
             fill(c, 1000);

@@ -5,6 +5,7 @@ import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
+import io.kvd.server.store.StreamGroup;
 import io.kvd.server.store.StreamId;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.ZSetValue;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Collection;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -94,6 +96,15 @@ final class AofRewrite {
     private static final byte[] EMPTY_STREAM_VALUE = {'y'};
     private static final byte[] ENTRIESADDED = "ENTRIESADDED".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MAXDELETEDID = "MAXDELETEDID".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] XGROUP = "XGROUP".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CREATE = "CREATE".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CREATECONSUMER = "CREATECONSUMER".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ENTRIESREAD = "ENTRIESREAD".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] XCLAIM = "XCLAIM".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TIME = "TIME".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RETRYCOUNT = "RETRYCOUNT".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] JUSTID = "JUSTID".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FORCE = "FORCE".getBytes(StandardCharsets.US_ASCII);
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
 
@@ -185,9 +196,10 @@ final class AofRewrite {
 
             @Override
             public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded,
-                                  StreamId maxDeletedId, long deadline) {
+                                  StreamId maxDeletedId, Collection<StreamGroup> groups, long deadline) {
                 select(db);
                 streamCounters(key, length, lastId, entriesAdded, maxDeletedId);
+                streamGroups(key, groups);
                 collectionEnd(db, key, deadline);
             }
         });
@@ -303,6 +315,31 @@ final class AofRewrite {
         }
         RespWriter.writeCommand(chunk, XSETID, key, lastId.toBytes(), ENTRIESADDED,
                 Long.toString(entriesAdded).getBytes(StandardCharsets.US_ASCII), MAXDELETEDID, maxDeletedId.toBytes());
+    }
+
+    /**
+     * As Redis 7.0's rewriteStreamObject after XSETID: each group as XGROUP CREATE with its
+     * entries-read, then per consumer an XCLAIM per pending entry, or XGROUP CREATECONSUMER if none.
+     */
+    private void streamGroups(byte[] key, Collection<StreamGroup> groups) {
+        for (StreamGroup group : groups) {
+            RespWriter.writeCommand(chunk, XGROUP, CREATE, key, group.name(), group.lastId().toBytes(), ENTRIESREAD,
+                    ascii(group.entriesRead()));
+            for (StreamGroup.Consumer consumer : group.consumers()) {
+                if (consumer.pending().isEmpty()) {
+                    RespWriter.writeCommand(chunk, XGROUP, CREATECONSUMER, key, group.name(), consumer.name());
+                }
+                for (var entry : consumer.pending().entrySet()) {
+                    RespWriter.writeCommand(chunk, XCLAIM, key, group.name(), consumer.name(), ZERO,
+                            entry.getKey().toBytes(), TIME, ascii(entry.getValue().deliveryTime()), RETRYCOUNT,
+                            ascii(entry.getValue().deliveryCount()), JUSTID, FORCE);
+                }
+            }
+        }
+    }
+
+    private static byte[] ascii(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
     }
 
     private void collectionEnd(int db, byte[] key, long deadline) {

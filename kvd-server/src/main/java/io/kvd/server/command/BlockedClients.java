@@ -31,6 +31,14 @@ final class BlockedClients {
     @FunctionalInterface
     interface Servant {
         boolean serve(Client client, byte[] key);
+
+        /**
+         * The key is gone or holds another type; true when that answered the client (XREADGROUP's
+         * UNBLOCKED error), false to keep waiting.
+         */
+        default boolean keyGone(Client client, byte[] key) {
+            return false;
+        }
     }
 
     /** One blocked client: its database, keys, the type it pops, when it gives up (0: never). */
@@ -126,11 +134,12 @@ final class BlockedClients {
         }
     }
 
-    /** SWAPDB gives database {@code emptied} other contents: every key waited on there may be ready. */
+    /**
+     * SWAPDB gives database {@code emptied} other contents, or FLUSHDB/FLUSHALL empties it
+     * ({@code replacedWith} null): every key waited on there may be ready, or gone (a blocked
+     * XREADGROUP is answered then).
+     */
     void replacing(Keyspace emptied, Keyspace replacedWith) {
-        if (replacedWith == null) {
-            return;
-        }
         for (DbKey key : waiting.keySet()) {
             if (key.db() == emptied.index()) {
                 readyKeys.add(key);
@@ -161,18 +170,17 @@ final class BlockedClients {
         Keyspace keyspace = databases.get(key.db());
         for (Blocked blocked : List.copyOf(clients)) {
             ValueType type = keyspace.type(key.key());
-            if (type == null) {
-                return;
-            }
-            if (type != blocked.type) {
-                continue;
-            }
-            if (!blocked.servant.serve(blocked.client, key.key())) {
+            boolean served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
+                    : blocked.servant.keyGone(blocked.client, key.key());
+            if (!served) {
                 continue;
             }
             unblock(blocked);
             byte[][] record = blocked.client.takeLogRecord();
-            if (record != null && log != null) {
+            List<byte[][]> alsoLogged = blocked.client.takeAlsoLogged();
+            if (alsoLogged != null && log != null) {
+                log.appendAll(blocked.db, alsoLogged);
+            } else if (record != null && log != null) {
                 log.append(blocked.db, record);
             }
             blocked.client.connection().unblocked();

@@ -51,6 +51,8 @@ public final class Client {
     private boolean authenticated;
     private boolean obeysEverySlot;
     private byte[][] logRecord;
+    /** What {@link #logAlso} added for the command running, or null. */
+    private List<byte[][]> alsoLogged;
     /** The database SELECT chose. */
     private int db;
     /** Between MULTI and EXEC or DISCARD; null otherwise. */
@@ -209,6 +211,29 @@ public final class Client {
      */
     void logAs(byte[]... record) {
         logRecord = record;
+    }
+
+    /**
+     * Redis's alsoPropagate for a command that logs what it did as other commands (XREADGROUP as
+     * XCLAIMs): {@code record} is logged after the command, with the others it adds, instead of it.
+     */
+    void logAlso(byte[]... record) {
+        neverLogItself();
+        alsoLogged.add(record);
+    }
+
+    /** Redis's preventCommandPropagation: the command itself is not logged, only what {@link #logAlso} adds. */
+    void neverLogItself() {
+        if (alsoLogged == null) {
+            alsoLogged = new ArrayList<>();
+        }
+    }
+
+    /** The records {@link #logAlso} added for the command that just ran, or null if it may log itself; clears them. */
+    List<byte[][]> takeAlsoLogged() {
+        List<byte[][]> records = alsoLogged;
+        alsoLogged = null;
+        return records;
     }
 
     /** The record set by {@link #logAs} for the command that just ran, or null; clears it. */

@@ -62,6 +62,26 @@ public final class CommandLog {
         write(db, argv);
     }
 
+    /**
+     * Appends the records one command logged as others (Redis's also-propagated ops): two or more
+     * between MULTI and EXEC, unless an EXEC running holds them already.
+     */
+    void appendAll(int db, List<byte[][]> argvs) {
+        if (!enabled || argvs.isEmpty()) {
+            return;
+        }
+        boolean wrap = transaction == null && argvs.size() > 1;
+        if (wrap) {
+            write(db, MULTI);
+        }
+        for (byte[][] argv : argvs) {
+            append(db, argv);
+        }
+        if (wrap) {
+            write(db, EXEC);
+        }
+    }
+
     /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
     void beginTransaction() {
         if (enabled) {

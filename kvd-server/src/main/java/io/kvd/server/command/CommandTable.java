@@ -30,7 +30,7 @@ public final class CommandTable {
             "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
             "pubsub", PubSubCommands.SUBCOMMANDS,
             "script", ScriptingCommands.SUBCOMMANDS, "function", FunctionCommands.SUBCOMMANDS,
-            "xinfo", StreamCommands.XINFO);
+            "xinfo", StreamCommands.XINFO, "xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS);
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -230,6 +230,13 @@ public final class CommandTable {
             command("xsetid", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xsetid),
             command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
             command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
+            command("xgroup", -2, flags(), 0, 0, 0, StreamGroupCommands::xgroupContainer),
+            command("xreadgroup", -7, flags(WRITE, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys,
+                    StreamGroupCommands::xreadgroup),
+            command("xack", -4, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xack),
+            command("xpending", -3, flags(READONLY), 1, 1, 1, StreamGroupCommands::xpending),
+            command("xclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xclaim),
+            command("xautoclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xautoclaim),
             // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
             command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
             command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),
@@ -416,7 +423,10 @@ public final class CommandTable {
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
-        if ((write || record != null) && client.keyspace().changes() != changesBefore) {
+        List<byte[][]> alsoLogged = client.takeAlsoLogged();
+        if (alsoLogged != null) {
+            log.appendAll(client.db(), alsoLogged);
+        } else if ((write || record != null) && client.keyspace().changes() != changesBefore) {
             log.append(client.db(), record != null ? record : argv);
         }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.

@@ -43,6 +43,13 @@ final class KeyWatchers implements Databases.KeyWatcher {
     }
 
     @Override
+    public void readyForBlocked(int db, byte[] key) {
+        if (!blocked.isEmpty()) {
+            blocked.modified(db, key);
+        }
+    }
+
+    @Override
     public void replacing(Keyspace emptied, Keyspace replacedWith) {
         if (!watched.isEmpty()) {
             watched.replacing(emptied, replacedWith);

@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import static io.kvd.server.config.KeyspaceEventTypes.STREAM;
 
 /**
- * Stream commands without consumer groups (Redis 7.0's t_stream.c): XADD XLEN XRANGE XREVRANGE
- * XDEL XTRIM XSETID XREAD XINFO STREAM. An id is {@code ms-seq}, two unsigned 64-bit numbers;
+ * Stream commands but consumer groups' (Redis 7.0's t_stream.c): XADD XLEN XRANGE XREVRANGE
+ * XDEL XTRIM XSETID XREAD XINFO STREAM; the groups are {@link StreamGroupCommands}. An id is {@code ms-seq}, two unsigned 64-bit numbers;
  * a write is logged with what it did (XADD's assigned id, a {@code ~} trim as the exact trim it
  * came to), as Redis propagates it.
  */
@@ -31,19 +32,20 @@ final class StreamCommands {
             "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy";
     private static final String LIMIT_WITHOUT_APPROXIMATION =
             "ERR syntax error, LIMIT cannot be used without the special ~ option";
-    /** XREAD's count of entries per stream served after blocking without COUNT (XREAD_BLOCKED_DEFAULT_COUNT). */
-    private static final long BLOCKED_DEFAULT_COUNT = 1000;
+    /** XREAD's and XREADGROUP's entries per stream served after blocking without COUNT (XREAD_BLOCKED_DEFAULT_COUNT). */
+    static final long BLOCKED_DEFAULT_COUNT = 1000;
     /** XINFO STREAM FULL's entries without COUNT. */
     private static final long FULL_DEFAULT_COUNT = 10;
     private static final byte[] EQUALS = {'='};
 
     static final Subcommands XINFO = new Subcommands("xinfo")
-            // Redis's help names the consumer group subcommands, which come with the groups.
-            .add("stream", -3, StreamCommands::xinfoStream,
+            .add("consumers", 4, Set.of(Command.Flag.READONLY), StreamGroupCommands::xinfoConsumers,
                     "CONSUMERS <key> <groupname>",
-                    "    Show consumers of <groupname>.",
+                    "    Show consumers of <groupname>.")
+            .add("groups", 3, Set.of(Command.Flag.READONLY), StreamGroupCommands::xinfoGroups,
                     "GROUPS <key>",
-                    "    Show the stream consumer groups.",
+                    "    Show the stream consumer groups.")
+            .add("stream", -3, StreamCommands::xinfoStream,
                     "STREAM <key> [FULL [COUNT <count>]",
                     "    Show information about the stream.")
             .withHelp();
@@ -235,20 +237,8 @@ final class StreamCommands {
     private static void range(Client client, byte[][] argv, boolean reverse) {
         byte[] startArg = reverse ? argv[3] : argv[2];
         byte[] endArg = reverse ? argv[2] : argv[3];
-        StreamId start = intervalBound(startArg, 0);
-        if (isExclusive(startArg)) {
-            start = start.next();
-            if (start == null) {
-                throw new CommandError("ERR invalid start ID for the interval");
-            }
-        }
-        StreamId end = intervalBound(endArg, -1);
-        if (isExclusive(endArg)) {
-            end = end.previous();
-            if (end == null) {
-                throw new CommandError("ERR invalid end ID for the interval");
-            }
-        }
+        StreamId start = intervalStart(startArg);
+        StreamId end = intervalEnd(endArg);
         long count = -1;
         for (int j = 4; j < argv.length; j++) {
             if (Args.is(argv[j], "count") && j + 1 < argv.length) {
@@ -294,7 +284,7 @@ final class StreamCommands {
         }
     }
 
-    private static void replyEntry(Reply reply, StreamId id, byte[][] fieldsAndValues) {
+    static void replyEntry(Reply reply, StreamId id, byte[][] fieldsAndValues) {
         reply.arrayHeader(2);
         reply.bulk(id.toBytes());
         reply.arrayHeader(fieldsAndValues.length);
@@ -361,43 +351,68 @@ final class StreamCommands {
         client.reply().ok();
     }
 
-    /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
-    static void xread(Client client, byte[][] argv) {
+    /** XREAD's and XREADGROUP's options (Redis's xreadCommand parses both), up to STREAMS. */
+    static final class ReadOptions {
         long timeout = -1;
-        long count = 0;
-        int streamsAt = 0;
-        for (int i = 1; i < argv.length; i++) {
-            int more = argv.length - 1 - i;
-            byte[] option = argv[i];
-            if (Args.is(option, "block") && more > 0) {
-                if (client.isScriptCaller()) {
-                    throw new CommandError("ERR " + Args.utf8(argv[0])
-                            + " command is not allowed with BLOCK option from scripts");
+        long count;
+        /** Where the keys start, after STREAMS. */
+        int streamsAt;
+        byte[] group;
+        byte[] consumer;
+        boolean noAck;
+
+        /** Parses {@code argv}; GROUP and NOACK only for XREADGROUP ({@code grouped}). */
+        ReadOptions(Client client, byte[][] argv, boolean grouped) {
+            for (int i = 1; i < argv.length; i++) {
+                int more = argv.length - 1 - i;
+                byte[] option = argv[i];
+                if (Args.is(option, "block") && more > 0) {
+                    if (client.isScriptCaller()) {
+                        throw new CommandError("ERR " + Args.utf8(argv[0])
+                                + " command is not allowed with BLOCK option from scripts");
+                    }
+                    timeout = Args.parseLong(argv[++i], "ERR timeout is not an integer or out of range");
+                    if (timeout < 0) {
+                        throw new CommandError("ERR timeout is negative");
+                    }
+                } else if (Args.is(option, "count") && more > 0) {
+                    count = Math.max(0, Args.parseLong(argv[++i]));
+                } else if (Args.is(option, "streams") && more > 0) {
+                    streamsAt = i + 1;
+                    if ((argv.length - streamsAt) % 2 != 0) {
+                        throw new CommandError("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
+                                + "must be specified.");
+                    }
+                    break;
+                } else if (Args.is(option, "group") && more >= 2) {
+                    if (!grouped) {
+                        throw new CommandError(
+                                "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.");
+                    }
+                    group = argv[++i];
+                    consumer = argv[++i];
+                } else if (Args.is(option, "noack")) {
+                    if (!grouped) {
+                        throw new CommandError(
+                                "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.");
+                    }
+                    noAck = true;
+                } else {
+                    throw new CommandError(Errors.SYNTAX);
                 }
-                timeout = Args.parseLong(argv[++i], "ERR timeout is not an integer or out of range");
-                if (timeout < 0) {
-                    throw new CommandError("ERR timeout is negative");
-                }
-            } else if (Args.is(option, "count") && more > 0) {
-                count = Math.max(0, Args.parseLong(argv[++i]));
-            } else if (Args.is(option, "streams") && more > 0) {
-                streamsAt = i + 1;
-                if ((argv.length - streamsAt) % 2 != 0) {
-                    throw new CommandError("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' "
-                            + "must be specified.");
-                }
-                break;
-            } else if (Args.is(option, "group") && more >= 2) {
-                throw new CommandError("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.");
-            } else if (Args.is(option, "noack")) {
-                throw new CommandError("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.");
-            } else {
+            }
+            if (streamsAt == 0) {
                 throw new CommandError(Errors.SYNTAX);
             }
         }
-        if (streamsAt == 0) {
-            throw new CommandError(Errors.SYNTAX);
-        }
+    }
+
+    /** XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] */
+    static void xread(Client client, byte[][] argv) {
+        ReadOptions options = new ReadOptions(client, argv, false);
+        long timeout = options.timeout;
+        long count = options.count;
+        int streamsAt = options.streamsAt;
         int streams = (argv.length - streamsAt) / 2;
         byte[][] keys = Arrays.copyOfRange(argv, streamsAt, streamsAt + streams);
         StreamId[] after = new StreamId[streams];
@@ -493,10 +508,7 @@ final class StreamCommands {
 
     /** XINFO STREAM key [FULL [COUNT count]] */
     private static void xinfoStream(Client client, byte[][] argv) {
-        StreamValue stream = client.keyspace().stream(argv[2]);
-        if (stream == null) {
-            throw new CommandError(Errors.NO_SUCH_KEY);
-        }
+        StreamValue stream = xinfoStreamOf(client, argv[2]);
         boolean full = false;
         long count = FULL_DEFAULT_COUNT;
         if (argv.length > 3) {
@@ -533,11 +545,11 @@ final class StreamCommands {
             reply.bulk("entries");
             replyEntries(client, stream, StreamId.MIN, StreamId.MAX, false, count == 0 ? Long.MAX_VALUE : count);
             reply.bulk("groups");
-            reply.arrayHeader(0);
+            StreamGroupCommands.replyFullGroups(reply, stream, count == 0 ? Long.MAX_VALUE : count);
             return;
         }
         reply.bulk("groups");
-        reply.integer(0);
+        reply.integer(stream.groupCount());
         for (boolean first : new boolean[] {true, false}) {
             reply.bulk(first ? "first-entry" : "last-entry");
             StreamId edge = stream.edge(first);
@@ -550,6 +562,39 @@ final class StreamCommands {
                 });
             }
         }
+    }
+
+    /** XINFO's stream: every subcommand but HELP names one that must exist. */
+    static StreamValue xinfoStreamOf(Client client, byte[] key) {
+        StreamValue stream = client.keyspace().stream(key);
+        if (stream == null) {
+            throw new CommandError(Errors.NO_SUCH_KEY);
+        }
+        return stream;
+    }
+
+    /** A range's start as XRANGE reads it: {@code (} excludes it, an id without seq is its ms's first. */
+    static StreamId intervalStart(byte[] arg) {
+        StreamId start = intervalBound(arg, 0);
+        if (isExclusive(arg)) {
+            start = start.next();
+            if (start == null) {
+                throw new CommandError("ERR invalid start ID for the interval");
+            }
+        }
+        return start;
+    }
+
+    /** A range's end as XRANGE reads it: {@code (} excludes it, an id without seq is its ms's last. */
+    static StreamId intervalEnd(byte[] arg) {
+        StreamId end = intervalBound(arg, -1);
+        if (isExclusive(arg)) {
+            end = end.previous();
+            if (end == null) {
+                throw new CommandError("ERR invalid end ID for the interval");
+            }
+        }
+        return end;
     }
 
     /**

@@ -27,6 +27,12 @@ public final class Databases {
         void modified(int db, byte[] key);
 
         /**
+         * {@code key} of database {@code db} changed in a way blocked clients may care for but WATCH
+         * does not (Redis's signalKeyAsReady alone: a stream's consumer group destroyed).
+         */
+        void readyForBlocked(int db, byte[] key);
+
+        /**
          * Before FLUSHDB or FLUSHALL empties {@code emptied} ({@code replacedWith} null), or SWAPDB
          * gives it {@code replacedWith}'s contents.
          */

@@ -336,6 +336,21 @@ public final class Keyspace {
         }
     }
 
+    /**
+     * A stream's consumer groups of entry {@code id} are about to change: a change of the data
+     * set (logged, copied by a snapshot first) that WATCH does not see, as Redis signals no
+     * modified key for it; {@code wakesBlocked} when clients blocked on the key must look again.
+     */
+    void beforeGroupChange(int id, boolean wakesBlocked) {
+        databases.changes++;
+        if (snapshot != null) {
+            snapshot.beforeChange(id);
+        }
+        if (wakesBlocked && databases.keyWatcher != null) {
+            databases.keyWatcher.readyForBlocked(index, slab.key(id));
+        }
+    }
+
     /** Deletes entry {@code id}, a collection whose last member went. */
     void removeEmptied(int id) {
         databases.changes++;

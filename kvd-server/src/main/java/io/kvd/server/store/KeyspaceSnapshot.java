@@ -1,6 +1,7 @@
 package io.kvd.server.store;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 
 /**
  * A point-in-time copy of the keyspace, taken without stopping it (Java has no fork): entries are
@@ -44,10 +45,10 @@ public final class KeyspaceSnapshot {
 
         /**
          * Every live entry of the stream {@code key} was handed out: its length, last id, entries
-         * added and largest deleted id, and its deadline.
+         * added and largest deleted id, its consumer groups (copies, by name) and its deadline.
          */
         void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
-                       long deadline);
+                       Collection<StreamGroup> groups, long deadline);
     }
 
     /** A large collection's copy in progress, stepped out of the snapshot's budget. */

@@ -2,6 +2,8 @@ package io.kvd.server.store;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
+import java.util.TreeMap;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
@@ -23,8 +25,8 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
  *
  * <p>A node's {@link Node#listpackBytes} is the size Redis's listpack for the same entries would
  * have, so that stream-node-max-bytes splits nodes where Redis does (XINFO and approximate
- * trims see the same nodes). Consumer groups, when they come, are one more field here: a map of
- * group name to its last-delivered id, entries-read, PEL and consumers, beside the entries.
+ * trims see the same nodes). The consumer groups are one more field beside the entries: a map of
+ * group name to its {@link StreamGroup}.
  */
 final class Stream {
     static final int DELETED = 1;
@@ -192,6 +194,8 @@ final class Stream {
     StreamId firstId = StreamId.MIN;
     StreamId maxDeletedId = StreamId.MIN;
     long entriesAdded;
+    /** The consumer groups by name, ordered as Redis's radix tree of them; null until the first. */
+    TreeMap<byte[], StreamGroup> groups;
 
     int nodeCount() {
         return count;
@@ -479,6 +483,19 @@ final class Stream {
         copy.firstId = firstId;
         copy.maxDeletedId = maxDeletedId;
         copy.entriesAdded = entriesAdded;
+        copy.groups = copyGroups();
+        return copy;
+    }
+
+    /** A deep copy of the groups, or null if there are none. */
+    TreeMap<byte[], StreamGroup> copyGroups() {
+        if (groups == null) {
+            return null;
+        }
+        TreeMap<byte[], StreamGroup> copy = new TreeMap<>(Arrays::compareUnsigned);
+        for (StreamGroup group : groups.values()) {
+            copy.put(group.name, group.copy());
+        }
         return copy;
     }
 
@@ -494,7 +511,10 @@ final class Stream {
             arrays[k] = node.bytes;
             used[k] = node.used;
         }
-        return new StreamWalk(held, arrays, used, length, lastId, entriesAdded, maxDeletedId, sink, db, key, deadline);
+        // The groups are copied whole now: their pending entries change in place.
+        TreeMap<byte[], StreamGroup> groupsNow = copyGroups();
+        return new StreamWalk(held, arrays, used, length, lastId, entriesAdded, maxDeletedId,
+                groupsNow == null ? List.of() : groupsNow.values(), sink, db, key, deadline);
     }
 
     void checkInvariants() {

@@ -1,10 +1,12 @@
 package io.kvd.server.store;
 
+import java.util.Collection;
+
 /**
  * A snapshot's copy of one stream, entry by entry in steps: its nodes' arrays and used lengths as
  * they were when the snapshot handed the stream out ({@link Stream#startWalk}), which no later
- * change writes into (flagging an entry deleted copies a held array first), and its counters of
- * that moment. Each live entry goes to the sink, then the counters with the deadline.
+ * change writes into (flagging an entry deleted copies a held array first), and its counters and
+ * a copy of its consumer groups of that moment. Each live entry goes to the sink, then the counters with the deadline.
  */
 final class StreamWalk implements KeyspaceSnapshot.CollectionWalk {
     private final Stream.Node[] nodes;
@@ -14,6 +16,7 @@ final class StreamWalk implements KeyspaceSnapshot.CollectionWalk {
     private final StreamId lastId;
     private final long entriesAdded;
     private final StreamId maxDeletedId;
+    private final Collection<StreamGroup> groups;
     private final KeyspaceSnapshot.Sink sink;
     private final int db;
     private final byte[] key;
@@ -22,7 +25,8 @@ final class StreamWalk implements KeyspaceSnapshot.CollectionWalk {
     private Stream.Cursor cursor;
 
     StreamWalk(Stream.Node[] nodes, byte[][] arrays, int[] used, long length, StreamId lastId, long entriesAdded,
-               StreamId maxDeletedId, KeyspaceSnapshot.Sink sink, int db, byte[] key, long deadline) {
+               StreamId maxDeletedId, Collection<StreamGroup> groups, KeyspaceSnapshot.Sink sink, int db, byte[] key,
+               long deadline) {
         this.nodes = nodes;
         this.arrays = arrays;
         this.used = used;
@@ -30,6 +34,7 @@ final class StreamWalk implements KeyspaceSnapshot.CollectionWalk {
         this.lastId = lastId;
         this.entriesAdded = entriesAdded;
         this.maxDeletedId = maxDeletedId;
+        this.groups = groups;
         this.sink = sink;
         this.db = db;
         this.key = key;
@@ -57,7 +62,7 @@ final class StreamWalk implements KeyspaceSnapshot.CollectionWalk {
         if (node < nodes.length) {
             return false;
         }
-        sink.streamEnd(db, key, length, lastId, entriesAdded, maxDeletedId, deadline);
+        sink.streamEnd(db, key, length, lastId, entriesAdded, maxDeletedId, groups, deadline);
         return true;
     }
 

@@ -206,6 +206,30 @@ class KeyspaceSnapshotTest {
     }
 
     @Test
+    void aStreamsGroupsAreHandedOutAsTheyWereWhenTheWalkReachedIt() {
+        StreamValue stream = keyspace.streamForWrite(b("s"));
+        for (int i = 1; i <= 300; i++) {
+            stream.add(new StreamId(i, 0), new byte[][] {b("f"), b("v" + i)}, 0);
+        }
+        stream.createGroup(b("g"), StreamId.MIN, StreamGroup.INVALID_ENTRIES_READ);
+        StreamGroup group = stream.group(b("g"));
+        stream.deliverNew(group, stream.createConsumer(group, b("a")), 3, false);
+        stream.createConsumer(group, b("idle"));
+        Map<String, String> before = RecordingSink.describe(keyspace);
+        KeyspaceSnapshot snapshot = start();
+        snapshot.step(3);
+        StreamValue changed = keyspace.stream(b("s"));
+        StreamGroup changedGroup = changed.group(b("g"));
+        changed.deliverNew(changedGroup, changed.createConsumer(changedGroup, b("b")), 2, false);
+        changed.acknowledge(changedGroup, new StreamId[] {new StreamId(1, 0)});
+        changed.deleteConsumer(changedGroup, b("idle"));
+        changed.destroyGroup(b("g"));
+        finish(snapshot);
+        assertThat(handedOut()).isEqualTo(before);
+        assertThat(before.get("s")).contains(" group g 3-0 read=3 1-0>a@");
+    }
+
+    @Test
     void aStreamsRecordsReplayAsTheStreamWithItsCounters() {
         StreamValue stream = keyspace.streamForWrite(b("s"));
         for (int i = 1; i <= 300; i++) {

@@ -101,10 +101,10 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
 
     @Override
     public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
-                          long deadline) {
+                          java.util.Collection<StreamGroup> groups, long deadline) {
         StringBuilder entries = openStreams.remove(db + ":" + utf8(key));
         handOut(db, key, (entries == null ? "stream" : entries.toString())
-                + streamCounters(lastId, entriesAdded, maxDeletedId, deadline));
+                + streamCounters(lastId, entriesAdded, maxDeletedId, deadline) + groupsDescription(groups));
         records.add(databases -> {
             boolean exists = databases.get(db).stream(key) != null;
             StreamValue stream = databases.get(db).streamForWrite(key);
@@ -113,6 +113,15 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                 stream.trim(0, null, false, 0);
             }
             stream.setId(lastId, entriesAdded, maxDeletedId);
+            for (StreamGroup group : groups) {
+                stream.createGroup(group.name(), group.lastId(), group.entriesRead());
+                StreamGroup replayed = stream.group(group.name());
+                for (StreamGroup.Consumer consumer : group.consumers()) {
+                    StreamGroup.Consumer created = stream.createConsumer(replayed, consumer.name());
+                    consumer.pending().forEach((id, pending) -> stream.claim(replayed, id, created,
+                            pending.deliveryTime(), pending.deliveryCount(), false));
+                }
+            }
             if (deadline != Keyspace.PERSISTENT) {
                 databases.get(db).setDeadline(key, deadline);
             }
@@ -123,6 +132,22 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
         StringBuilder text = new StringBuilder(" ").append(id).append(':');
         for (int i = 0; i < fieldsAndValues.length; i += 2) {
             text.append(i == 0 ? "" : ",").append(utf8(fieldsAndValues[i])).append('=').append(utf8(fieldsAndValues[i + 1]));
+        }
+        return text.toString();
+    }
+
+    /** The groups with their pending entries and consumers; not the consumers' seen-times, which replay makes now. */
+    private static String groupsDescription(java.util.Collection<StreamGroup> groups) {
+        StringBuilder text = new StringBuilder();
+        for (StreamGroup group : groups) {
+            text.append(" group ").append(utf8(group.name())).append(' ').append(group.lastId()).append(" read=")
+                    .append(group.entriesRead());
+            group.pending().forEach((id, pending) -> text.append(' ').append(id).append('>')
+                    .append(utf8(pending.consumer().name())).append('@').append(pending.deliveryTime()).append('x')
+                    .append(pending.deliveryCount()));
+            for (StreamGroup.Consumer consumer : group.consumers()) {
+                text.append(" consumer ").append(utf8(consumer.name())).append('/').append(consumer.pending().size());
+            }
         }
         return text.toString();
     }
@@ -203,7 +228,8 @@ final class RecordingSink implements KeyspaceSnapshot.Sink {
                         text.append(entryDescription(id, fieldsAndValues));
                         return true;
                     });
-                    yield text + streamCounters(stream.lastId(), stream.entriesAdded(), stream.maxDeletedId(), deadline);
+                    yield text + streamCounters(stream.lastId(), stream.entriesAdded(), stream.maxDeletedId(), deadline)
+                            + groupsDescription(stream.groups());
                 }
             };
             keys.put(utf8(key), contents);
