@@ -444,30 +444,12 @@ final class HyperLogLog {
         byte[] dense = new byte[DENSE_SIZE];
         System.arraycopy(bytes, start, dense, 0, HEADER_SIZE);
         dense[ENCODING_OFFSET] = DENSE;
-        int index = 0;
-        int end = start + length;
-        int p = start + HEADER_SIZE;
-        while (p < end) {
-            int op = bytes[p] & 0xFF;
-            if (isZero(op)) {
-                index += zeroLength(op);
-                p++;
-            } else if (isXzero(op)) {
-                index += xzeroLength(bytes, p, end);
-                p += 2;
-            } else {
-                int run = valLength(op);
-                if (index + run > REGISTERS) {
-                    break;
-                }
-                int value = valValue(op);
-                for (int j = 0; j < run; j++) {
-                    denseWrite(dense, HEADER_SIZE, index++, value);
-                }
-                p++;
+        int covered = walkValueRuns((first, run, value) -> {
+            for (int j = 0; j < run; j++) {
+                denseWrite(dense, HEADER_SIZE, first + j, value);
             }
-        }
-        if (index != REGISTERS) {
+        });
+        if (covered != REGISTERS) {
             return false;
         }
         bytes = dense;
@@ -492,30 +474,45 @@ final class HyperLogLog {
             }
             return true;
         }
-        int i = 0;
+        return walkValueRuns((first, run, value) -> {
+            for (int j = 0; j < run; j++) {
+                raise(max, first + j, value);
+            }
+        }) == REGISTERS;
+    }
+
+    /**
+     * The sparse walk of Redis's hllSparseToDense and hllMerge: hands each VAL run (its first
+     * register, length and value) to {@code runs}; the registers covered, or -1 at a run past the
+     * last register (corrupted), before handing it over.
+     */
+    private int walkValueRuns(ValueRuns runs) {
+        int index = 0;
         int end = start + length;
         int p = start + HEADER_SIZE;
         while (p < end) {
             int op = bytes[p] & 0xFF;
             if (isZero(op)) {
-                i += zeroLength(op);
+                index += zeroLength(op);
                 p++;
             } else if (isXzero(op)) {
-                i += xzeroLength(bytes, p, end);
+                index += xzeroLength(bytes, p, end);
                 p += 2;
             } else {
                 int run = valLength(op);
-                if (i + run > REGISTERS) {
-                    break;
+                if (index + run > REGISTERS) {
+                    return -1;
                 }
-                int value = valValue(op);
-                for (int j = 0; j < run; j++, i++) {
-                    raise(max, i, value);
-                }
+                runs.accept(index, run, valValue(op));
+                index += run;
                 p++;
             }
         }
-        return i == REGISTERS;
+        return index;
+    }
+
+    private interface ValueRuns {
+        void accept(int first, int length, int value);
     }
 
     private static void raise(byte[] max, int i, int value) {
