@@ -27,7 +27,7 @@ SUBCOMMANDS = {
     "command": ["count", "info", "docs", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
-    "script": ["exists", "flush", "load", "help"],
+    "script": ["exists", "flush", "kill", "load", "help"],
     "xinfo": ["consumers", "groups", "stream", "help"],
     "xgroup": ["create", "createconsumer", "delconsumer", "destroy", "setid", "help"],
     "function": ["load", "delete", "list", "stats", "kill", "flush", "dump", "restore", "help"],

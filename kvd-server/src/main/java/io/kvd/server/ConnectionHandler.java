@@ -38,6 +38,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private final ServerState server;
     private final CommandTable commands;
     private final IterationFlush flush;
+    private final ServerEventLoop loop;
     private final RespDecoder decoder;
     private ChannelHandlerContext ctx;
     private Client client;
@@ -55,10 +56,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     /** Whether a command completed since the last channelReadComplete. */
     private boolean ranCommandThisRead;
 
-    ConnectionHandler(ServerState server, CommandTable commands, IterationFlush flush, RespDecoder decoder) {
+    ConnectionHandler(ServerState server, CommandTable commands, IterationFlush flush, ServerEventLoop loop,
+                      RespDecoder decoder) {
         this.server = server;
         this.commands = commands;
         this.flush = flush;
+        this.loop = loop;
         this.decoder = decoder;
         this.outputLimits = new OutputLimits(server.config());
     }
@@ -314,6 +317,27 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         blocked = false;
         queueForFlush();
         ctx.executor().execute(this::resumeReading);
+    }
+
+    /**
+     * A script must not start in the loop's I/O phase (see {@link ServerEventLoop}): its command
+     * runs from a task of this iteration instead, as if just read, and the commands behind it
+     * wait for it as behind a blocking command.
+     */
+    @Override
+    public boolean putOffScript(byte[][] argv) {
+        if (!loop.inIoPhase()) {
+            return false;
+        }
+        blocked();
+        ctx.executor().execute(() -> {
+            blocked = false;
+            if (ctx.channel().isActive()) {
+                channelRead(ctx, argv);
+                resumeReading();
+            }
+        });
+        return true;
     }
 
     private static String format(SocketAddress address) {

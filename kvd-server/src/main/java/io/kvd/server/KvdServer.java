@@ -17,8 +17,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -49,7 +47,7 @@ public final class KvdServer implements AutoCloseable {
 
     private final Config config;
     private final EventLoopGroup group;
-    private final SingleThreadEventLoop loop;
+    private final ServerEventLoop loop;
     private final ServerState state;
     private final CommandTable commands = new CommandTable();
     private AppendOnlyFile aof;
@@ -65,8 +63,8 @@ public final class KvdServer implements AutoCloseable {
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
-        this.group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
-        this.loop = (SingleThreadEventLoop) group.next();
+        this.group = ServerEventLoop.group(transport.ioHandlerFactory());
+        this.loop = (ServerEventLoop) group.next();
         Databases databases = new Databases(config.databases(), System.nanoTime(), config.encodingLimits());
         // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
         databases.setTime(System.currentTimeMillis());
@@ -155,6 +153,10 @@ public final class KvdServer implements AutoCloseable {
 
     private void bind(Transport transport, SslContext tls) throws InterruptedException {
         flush = new IterationFlush(loop, aof);
+        state.onEventsWhileBlocked(() -> {
+            loop.handleReadyIo();
+            flush.run();
+        });
         long softLimit = config.clientOutputSoftLimit();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
@@ -208,7 +210,7 @@ public final class KvdServer implements AutoCloseable {
                     ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                 }
                 RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
-                ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, decoder));
+                ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, loop, decoder));
             }
         };
     }

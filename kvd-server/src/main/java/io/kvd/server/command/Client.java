@@ -35,6 +35,16 @@ public final class Client {
          * the connection joins this iteration's flush and checks its output-buffer limit.
          */
         void outputAdded();
+
+        /**
+         * Called before a command that runs Lua: true if the connection put it off to a task of
+         * this iteration and runs it from there, because the loop is in its I/O phase, from which
+         * a script past busy-reply-threshold could not let other clients in. Where no loop
+         * serves other clients (the AOF's replay) nothing is put off.
+         */
+        default boolean putOffScript(byte[][] argv) {
+            return false;
+        }
     }
 
     private final long id;

@@ -379,6 +379,13 @@ public final class CommandTable {
             refuse(client, command, notAllowedWhileSubscribed(command, argv));
             return null;
         }
+        // As Redis's processCommand: past busy-reply-threshold a script lets clients in, but only
+        // to stop it, to shut the server down, or to go on with their connection and transaction.
+        LuaScripts busy = client.server().busyScript();
+        if (busy != null && !allowedWhileBusy(command, argv)) {
+            refuse(client, command, busy.busyError());
+            return null;
+        }
         // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
         client.interacted(command.name(), client.keyspace().now());
         if (transaction != null && !TransactionCommands.runsWhileQueuing(command)) {
@@ -393,6 +400,9 @@ public final class CommandTable {
                 transaction.queue(command, argv);
             }
             client.reply().simpleString("QUEUED");
+            return command;
+        }
+        if (runsScript(client, command) && client.connection().putOffScript(argv)) {
             return command;
         }
         run(client, command, argv);
@@ -495,6 +505,38 @@ public final class CommandTable {
             client.transaction().refuseExec();
         }
         client.reply().error(error);
+    }
+
+    /**
+     * ALLOW_BUSY commands and subcommands; a request naming no subcommand, or with the wrong
+     * count for it, gets that error, as Redis's lookup refuses it before the busy check.
+     */
+    private static boolean allowedWhileBusy(Command command, byte[][] argv) {
+        if (command.has(ALLOW_BUSY)) {
+            return true;
+        }
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        if (subcommands == null) {
+            return false;
+        }
+        Command sub = subcommands.lookup(argv);
+        return sub == null || !sub.arityMatches(argv.length) || sub.has(ALLOW_BUSY);
+    }
+
+    /** Whether running {@code command} now runs Lua: a script or a function, or EXEC of a transaction holding one. */
+    private static boolean runsScript(Client client, Command command) {
+        if (command.handler() == EXEC) {
+            Transaction transaction = client.transaction();
+            return transaction != null && transaction.queued().stream().anyMatch(q -> callsLua(q.command()));
+        }
+        return callsLua(command);
+    }
+
+    private static boolean callsLua(Command command) {
+        return switch (command.name()) {
+            case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro" -> true;
+            default -> false;
+        };
     }
 
     private static boolean allowedWhileSubscribed(Command command) {

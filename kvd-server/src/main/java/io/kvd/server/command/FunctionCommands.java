@@ -17,7 +17,7 @@ final class FunctionCommands {
     private static final Set<Command.Flag> WRITE = Set.of(Command.Flag.WRITE, Command.Flag.NOSCRIPT);
     private static final Set<Command.Flag> WRITE_DENYOOM = Set.of(Command.Flag.WRITE, Command.Flag.DENYOOM,
             Command.Flag.NOSCRIPT);
-    private static final Set<Command.Flag> ALLOW_BUSY = Set.of(Command.Flag.NOSCRIPT, Command.Flag.ALLOW_BUSY);
+    static final Set<Command.Flag> ALLOW_BUSY = Set.of(Command.Flag.NOSCRIPT, Command.Flag.ALLOW_BUSY);
 
     static final Subcommands SUBCOMMANDS = new Subcommands("function")
             .add("load", -3, WRITE_DENYOOM, FunctionCommands::load,
@@ -217,15 +217,33 @@ final class FunctionCommands {
     }
 
     /**
-     * FUNCTION STATS: no function can be running when a command runs on kvd's one thread (a long
-     * one is stopped as FUNCTION KILL would, see {@link LuaScripts}), so running_script is nil.
+     * FUNCTION STATS: the function running past busy-reply-threshold, if any (other clients are
+     * only let in then), and the engine's counts. While an EVAL script runs, Redis refuses it.
      */
     private static void stats(Client client, byte[][] argv) {
         FunctionLibraries libraries = client.server().functions();
+        LuaScripts busy = client.server().busyScript();
+        if (busy != null && busy.isEval()) {
+            throw new CommandError(busy.busyError());
+        }
         Reply reply = client.reply();
         reply.arrayHeader(4);
         reply.bulk("running_script");
-        reply.nullBulk();
+        if (busy == null) {
+            reply.nullBulk();
+        } else {
+            reply.arrayHeader(6);
+            reply.bulk("name");
+            reply.bulk(busy.runningName());
+            reply.bulk("command");
+            byte[][] request = busy.runningRequest();
+            reply.arrayHeader(request.length);
+            for (byte[] arg : request) {
+                reply.bulk(arg);
+            }
+            reply.bulk("duration_ms");
+            reply.integer(busy.runningMillis());
+        }
         reply.bulk("engines");
         reply.arrayHeader(2);
         reply.bulk("LUA");
@@ -236,9 +254,9 @@ final class FunctionCommands {
         reply.integer(libraries.functionCount());
     }
 
-    /** FUNCTION KILL: nothing runs while a command does (see {@link #stats}). */
+    /** FUNCTION KILL: stops the function running past busy-reply-threshold, unless it has written. */
     private static void kill(Client client, byte[][] argv) {
-        throw new CommandError("NOTBUSY No scripts in execution right now.");
+        LuaScripts.kill(client, false);
     }
 
     /** FUNCTION DUMP: the libraries in Redis's payload, see {@link FunctionPayload}. */

@@ -33,6 +33,13 @@ final class LuaScripts {
     /** Lua 5.1's pseudo-index of the globals table. */
     private static final int GLOBALS = -10002;
     private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
+    private static final String BUSY_EVAL =
+            "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    private static final String BUSY_FUNCTION =
+            "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+    private static final String UNKILLABLE = "UNKILLABLE Sorry the script already executed write commands against"
+            + " the dataset. You can either wait the script termination or kill the server in a hard way using the"
+            + " SHUTDOWN NOSAVE command.";
     /** Lua's source name of the code below: frames with it are kvd's, not the script's. */
     private static final String INTERNAL = "=kvd";
     /** Redis's LOAD_TIMEOUT_MS: a library still running its top level after this is stopped. */
@@ -92,8 +99,8 @@ final class LuaScripts {
      */
     private static final String SETUP = """
             local dbg, error, type, tostring, setmetatable, setfenv = debug, error, type, tostring, setmetatable, setfenv
-            -- Every 100,000 instructions, as Redis's luaMaskCountHook: a script past busy-reply-threshold
-            -- that has not written is stopped; once stopped, every line raises again, so pcall cannot keep it.
+            -- Every 100,000 instructions, as Redis's luaMaskCountHook: past busy-reply-threshold other clients
+            -- are let in; once SCRIPT KILL stopped the script, every line raises again, so pcall cannot keep it.
             local overdue = redis.__overdue
             redis.__overdue = nil
             local function stopIfOverdue()
@@ -109,7 +116,8 @@ final class LuaScripts {
             __redis__err__handler = function(err)
               local level = 2
               local i = dbg.getinfo(level, 'nSl')
-              while i and (i.what == 'C' or i.source == '=kvd') do
+              -- A killed script's error rises from the hook, whose caller Lua may list as a tail call.
+              while i and (i.what == 'C' or i.what == 'tail' or i.source == '=kvd') do
                 level = level + 1
                 i = dbg.getinfo(level, 'nSl')
               end
@@ -208,12 +216,21 @@ final class LuaScripts {
     private boolean loadTimed;
     /** True while an EVAL_RO or EVALSHA_RO runs: write commands are refused. */
     private boolean readOnly;
-    /** When the running script started (System.nanoTime), and the keyspace's change count then. */
+    /** When the running script started (System.nanoTime). */
     private long startedNanos;
-    private long changesAtStart;
-    private boolean warnedUnstoppable;
     /** A script runs: only then may the count hook stop anything. */
     private boolean running;
+    /** What FUNCTION STATS shows of the running script: its name and its caller's request. */
+    private String runningName;
+    private byte[][] runningRequest;
+    /** The running script is EVAL's, not a function (Redis's SCRIPT_EVAL_MODE). */
+    private boolean evalMode;
+    /** The running script has called a write command (Redis's SCRIPT_WRITE_DIRTY): it cannot be killed. */
+    private boolean wrote;
+    /** The running script passed busy-reply-threshold (Redis's SCRIPT_TIMEDOUT): other clients are let in. */
+    private boolean timedOut;
+    /** SCRIPT KILL or FUNCTION KILL asked the running script to stop. */
+    private boolean killed;
     /** The last script was stopped, which left the hook firing on every line: re-armed before the next. */
     private boolean stopped;
     private int armRef;
@@ -359,7 +376,7 @@ final class LuaScripts {
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
-        execute(caller, sha, 0, readOnly);
+        execute(caller, sha, argv, 0, readOnly, true);
     }
 
     /**
@@ -372,19 +389,25 @@ final class LuaScripts {
         lua.refGet(function.callback());
         pushArray(lua, argv, 3, 3 + numkeys);
         pushArray(lua, argv, 3 + numkeys, argv.length);
-        execute(caller, function.name(), 2, readOnly);
+        execute(caller, function.name(), argv, 2, readOnly, false);
     }
 
-    /** Runs the function on the stack, under the error handler, over {@code args} arguments: EVAL's and FCALL's common part. */
-    private void execute(Client caller, String name, int args, boolean readOnly) {
+    /**
+     * Runs the function on the stack, under the error handler, over {@code args} arguments: EVAL's
+     * and FCALL's common part. {@code request} is the caller's, for FUNCTION STATS.
+     */
+    private void execute(Client caller, String name, byte[][] request, int args, boolean readOnly, boolean evalMode) {
         Lua lua = this.lua;
         int handler = lua.getTop() - args - 1;
         scriptClient.select(caller.db());
         this.readOnly = readOnly;
         rearmIfStopped(lua);
         this.startedNanos = System.nanoTime();
-        this.changesAtStart = server.databases().changes();
-        this.warnedUnstoppable = false;
+        this.runningName = name;
+        this.runningRequest = request;
+        this.evalMode = evalMode;
+        this.wrote = false;
+        this.killed = false;
         this.running = true;
         CommandLog log = server.commandLog();
         // As EXEC: the script's writes reach the AOF together, in MULTI ... EXEC when two or more
@@ -401,11 +424,59 @@ final class LuaScripts {
             }
         } finally {
             running = false;
+            runningRequest = null;
+            if (timedOut) {
+                timedOut = false;
+                server.busyScript(null);
+            }
             lua.setTop(0);
             if (wrap) {
                 log.endTransaction();
             }
         }
+    }
+
+    /** The error for a command refused while this interpreter's script is past busy-reply-threshold. */
+    String busyError() {
+        return evalMode ? BUSY_EVAL : BUSY_FUNCTION;
+    }
+
+    /**
+     * SCRIPT KILL ({@code eval}) or FUNCTION KILL (Redis's scriptKill): asks the script past
+     * busy-reply-threshold to stop, unless it has written or is not the kind the command kills.
+     */
+    static void kill(Client client, boolean eval) {
+        LuaScripts busy = client.server().busyScript();
+        if (busy == null) {
+            throw new CommandError("NOTBUSY No scripts in execution right now.");
+        }
+        if (busy.wrote) {
+            throw new CommandError(UNKILLABLE);
+        }
+        if (eval != busy.evalMode) {
+            throw new CommandError(busy.busyError());
+        }
+        busy.killed = true;
+        client.reply().ok();
+    }
+
+    /** The running script's name, or null when none is past busy-reply-threshold (FUNCTION STATS). */
+    String runningName() {
+        return timedOut ? runningName : null;
+    }
+
+    /** The request that started the running script (FUNCTION STATS). */
+    byte[][] runningRequest() {
+        return runningRequest;
+    }
+
+    /** How long the running script has run (FUNCTION STATS). */
+    long runningMillis() {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
+    }
+
+    boolean isEval() {
+        return evalMode;
     }
 
     /** A stopped script or library left the hook firing on every line: the count hook again. */
@@ -481,10 +552,10 @@ final class LuaScripts {
     }
 
     /**
-     * The count hook's check. Redis answers other clients -BUSY past busy-reply-threshold and stops
-     * the script on SCRIPT KILL; kvd's one loop takes no command while a script runs, so it stops a
-     * script that has not written once it passes the threshold, as a SCRIPT KILL would, with the
-     * error SCRIPT KILL gives. One that has written runs on to its end (Redis's UNKILLABLE).
+     * The count hook's check (Redis's luaMaskCountHook and scriptInterrupt). Past
+     * busy-reply-threshold the script lets the other clients in at every check: their commands are
+     * answered -BUSY, but SCRIPT KILL or FUNCTION KILL, which stop a script that has not written,
+     * and SHUTDOWN NOSAVE, which stops any.
      */
     private int overdue(Lua lua) {
         if (registering != null) {
@@ -495,21 +566,26 @@ final class LuaScripts {
             lua.push("ERR FUNCTION LOAD timeout");
             return 1;
         }
-        long threshold = server.config().busyReplyThresholdMs();
-        if (!running || threshold == 0 || System.nanoTime() - startedNanos < threshold * 1_000_000) {
+        if (!running) {
             return 0;
         }
-        if (server.databases().changes() != changesAtStart) {
-            if (!warnedUnstoppable) {
-                warnedUnstoppable = true;
-                LOG.warn("a script has run past busy-reply-threshold ({} ms) after writing: it runs to its end", threshold);
+        if (!timedOut) {
+            long elapsedMs = runningMillis();
+            if (elapsedMs < server.config().busyReplyThresholdMs()) {
+                return 0;
             }
+            LOG.warn("Slow script detected: still in execution after {} milliseconds. You can try killing the script"
+                    + " using the {} command. Script name is: {}.", elapsedMs, evalMode ? "SCRIPT KILL" : "FUNCTION KILL",
+                    runningName);
+            timedOut = true;
+            server.busyScript(this);
+        }
+        server.processEventsWhileBlocked();
+        if (!killed && !server.shutdownRequested()) {
             return 0;
         }
-        if (!stopped) {
-            stopped = true;
-            LOG.warn("a script ran past busy-reply-threshold ({} ms) without writing: stopped", threshold);
-        }
+        stopped = true;
+        LOG.warn("Lua script killed by user with SCRIPT KILL.");
         lua.push("ERR Script killed by user with SCRIPT KILL...");
         return 1;
     }
@@ -562,6 +638,9 @@ final class LuaScripts {
         if (failure != null && command.has(Command.Flag.WRITE)) {
             pushError(lua, Errors.aofFailing(failure));
             return raise ? -1 : 1;
+        }
+        if (command.has(Command.Flag.WRITE)) {
+            wrote = true;
         }
         CommandTable.run(scriptClient, command, argv);
         ByteBuf out = scriptClient.reply().take();

@@ -1,7 +1,7 @@
 package io.kvd.server.command;
 
 /**
- * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT LOAD|EXISTS|FLUSH|HELP (Redis 7.0's eval.c); the
+ * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT LOAD|EXISTS|FLUSH|KILL|HELP (Redis 7.0's eval.c); the
  * interpreter and the cache are {@link LuaScripts}.
  */
 final class ScriptingCommands {
@@ -16,6 +16,9 @@ final class ScriptingCommands {
                     "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
                     "    * ASYNC: Asynchronously flush the scripts cache.",
                     "    * SYNC: Synchronously flush the scripts cache.")
+            .add("kill", 2, FunctionCommands.ALLOW_BUSY, ScriptingCommands::kill,
+                    "KILL",
+                    "    Kill the currently executing Lua script.")
             .add("load", 3, Subcommands.NOSCRIPT, ScriptingCommands::load,
                     "LOAD <script>",
                     "    Load a script into the scripts cache without executing it.")
@@ -58,6 +61,11 @@ final class ScriptingCommands {
     /** SCRIPT LOAD script */
     private static void load(Client client, byte[][] argv) {
         client.reply().bulk(client.server().scripts().load(argv[2]));
+    }
+
+    /** SCRIPT KILL: stops the script running past busy-reply-threshold, unless it has written. */
+    private static void kill(Client client, byte[][] argv) {
+        LuaScripts.kill(client, true);
     }
 
     /** SCRIPT EXISTS sha1 [sha1 ...] */

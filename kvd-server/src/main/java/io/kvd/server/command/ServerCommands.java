@@ -85,6 +85,11 @@ final class ServerCommands {
         if (abort) {
             throw new CommandError("ERR No shutdown in progress.");
         }
+        // As Redis: a script past busy-reply-threshold is only abandoned without saving.
+        LuaScripts busy = client.server().busyScript();
+        if (busy != null && !nosave) {
+            throw new CommandError(busy.busyError());
+        }
         client.server().shutdown();
     }
 

@@ -29,6 +29,11 @@ public final class ServerState {
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
+    private boolean shutdownRequested;
+    /** Handles other clients' I/O from inside a long script; nothing until the server sets it. */
+    private Runnable eventsWhileBlocked = () -> { };
+    /** The interpreter whose script ran past busy-reply-threshold, null when none has. */
+    private LuaScripts busyScript;
     private long nextClientId = 1;
     /** The Lua interpreter and script cache, made at the first script. */
     private LuaScripts scripts;
@@ -191,7 +196,35 @@ public final class ServerState {
     }
 
     public void shutdown() {
+        shutdownRequested = true;
         shutdown.run();
+    }
+
+    /** SHUTDOWN ran: a script still running stops at its next count-hook check. */
+    boolean shutdownRequested() {
+        return shutdownRequested;
+    }
+
+    /**
+     * Sets what Redis's processEventsWhileBlocked does for a script past busy-reply-threshold:
+     * handle the other clients' ready I/O (their commands answered -BUSY but those that may stop
+     * the script) and send their replies.
+     */
+    public void onEventsWhileBlocked(Runnable eventsWhileBlocked) {
+        this.eventsWhileBlocked = eventsWhileBlocked;
+    }
+
+    void processEventsWhileBlocked() {
+        eventsWhileBlocked.run();
+    }
+
+    /** The interpreter running a script past busy-reply-threshold, or null. */
+    LuaScripts busyScript() {
+        return busyScript;
+    }
+
+    void busyScript(LuaScripts scripts) {
+        this.busyScript = scripts;
     }
 
     public int tcpPort() {

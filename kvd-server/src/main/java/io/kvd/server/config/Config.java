@@ -262,7 +262,7 @@ public final class Config {
         return Integer.parseInt(values.get(HZ));
     }
 
-    /** busy-reply-threshold (lua-time-limit) in milliseconds; 0 for none. */
+    /** busy-reply-threshold (lua-time-limit) in milliseconds; 0: a script is past it at its first count-hook check, as in Redis. */
     public long busyReplyThresholdMs() {
         return Long.parseLong(values.get(BUSY_REPLY_THRESHOLD));
     }

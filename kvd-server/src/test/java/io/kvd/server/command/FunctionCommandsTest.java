@@ -213,14 +213,6 @@ class FunctionCommandsTest {
     }
 
     @Test
-    void aFunctionPastBusyReplyThresholdThatHasNotWrittenIsStopped() {
-        kvd.call("CONFIG", "SET", "busy-reply-threshold", "20");
-        kvd.call("FUNCTION", "LOAD", "#!lua name=spin\nredis.register_function('spin', function() while true do end end)");
-        assertThat(kvd.call("FCALL", "spin", "0"))
-                .isEqualTo("-ERR Script killed by user with SCRIPT KILL... script: spin, on @user_function:2.\r\n");
-    }
-
-    @Test
     void functionsAndEvalRunInSeparateInterpreters() {
         kvd.call("FUNCTION", "LOAD", SETGET);
         assertThat(kvd.call("EVAL", "return type(redis.register_function)", "0")).isEqualTo(bulk("nil"));

@@ -215,16 +215,6 @@ class ScriptingCommandsTest {
     }
 
     @Test
-    void aScriptPastBusyReplyThresholdThatHasNotWrittenIsStoppedEvenThroughPcall() {
-        kvd.call("CONFIG", "SET", "busy-reply-threshold", "20");
-        String loop = "while true do end";
-        assertThat(kvd.call("EVAL", loop, "0")).isEqualTo("-ERR Script killed by user with SCRIPT KILL..." + at(loop, 1));
-        String caught = "while true do pcall(function() while true do end end) end";
-        assertThat(kvd.call("EVAL", caught, "0")).startsWith("-ERR Script killed by user with SCRIPT KILL...");
-        assertThat(kvd.call("CONFIG", "GET", "lua-time-limit")).isEqualTo("*2\r\n$14\r\nlua-time-limit\r\n$2\r\n20\r\n");
-    }
-
-    @Test
     void aScriptThatHasWrittenRunsToItsEndPastTheThreshold() {
         kvd.call("CONFIG", "SET", "busy-reply-threshold", "1");
         String script = "redis.call('SET', 'k', 'v') local i = 0 while i < 3000000 do i = i + 1 end return i";
