@@ -590,7 +590,7 @@ public final class CommandTable {
      * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
      * served here.
      */
-    private static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
+    static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
         if (command.movableKeys() != null) {
             return cluster.redirection(argv, command.movableKeys().positions(argv));
         }

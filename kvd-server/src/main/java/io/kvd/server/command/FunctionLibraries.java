@@ -26,6 +26,7 @@ final class FunctionLibraries {
             "allow-cross-slot-keys");
     static final int NO_WRITES = 1;
     static final int NO_CLUSTER = 1 << 3;
+    static final int ALLOW_CROSS_SLOT_KEYS = 1 << 4;
 
     /** A library: its name, its code as loaded (shebang included), its functions in registration order. */
     record Library(String name, byte[] code, List<RegisteredFunction> functions) {

@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.codec.KeySlot;
+import io.kvd.server.cluster.ClusterTopology;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.slf4j.Logger;
@@ -231,6 +233,15 @@ final class LuaScripts {
     private boolean timedOut;
     /** SCRIPT KILL or FUNCTION KILL asked the running script to stop. */
     private boolean killed;
+    /**
+     * In cluster mode, the slot of the keys the caller declared, or of the first key the script
+     * touched (Redis's original client's slot), -1 before either; and whether the script may
+     * touch keys of other slots this node serves (a function's allow-cross-slot-keys).
+     */
+    private int slot;
+    private boolean allowCrossSlot;
+    /** The caller is exempt from the slot checks (Redis's mustObeyClient). */
+    private boolean callerObeysEverySlot;
     /** The last script was stopped, which left the hook firing on every line: re-armed before the next. */
     private boolean stopped;
     private int armRef;
@@ -376,7 +387,8 @@ final class LuaScripts {
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
-        execute(caller, sha, argv, 0, readOnly, true);
+        allowCrossSlot = false;
+        execute(caller, sha, argv, numkeys, 0, readOnly, true);
     }
 
     /**
@@ -389,14 +401,17 @@ final class LuaScripts {
         lua.refGet(function.callback());
         pushArray(lua, argv, 3, 3 + numkeys);
         pushArray(lua, argv, 3 + numkeys, argv.length);
-        execute(caller, function.name(), argv, 2, readOnly, false);
+        allowCrossSlot = (function.flags() & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
+        execute(caller, function.name(), argv, numkeys, 2, readOnly, false);
     }
 
     /**
      * Runs the function on the stack, under the error handler, over {@code args} arguments: EVAL's
-     * and FCALL's common part. {@code request} is the caller's, for FUNCTION STATS.
+     * and FCALL's common part. {@code request} is the caller's, its keys {@code numkeys} from the
+     * fourth argument on.
      */
-    private void execute(Client caller, String name, byte[][] request, int args, boolean readOnly, boolean evalMode) {
+    private void execute(Client caller, String name, byte[][] request, int numkeys, int args, boolean readOnly,
+                         boolean evalMode) {
         Lua lua = this.lua;
         int handler = lua.getTop() - args - 1;
         scriptClient.select(caller.db());
@@ -405,9 +420,12 @@ final class LuaScripts {
         this.startedNanos = System.nanoTime();
         this.runningName = name;
         this.runningRequest = request;
+        this.callerObeysEverySlot = caller.obeysEverySlot();
         this.evalMode = evalMode;
         this.wrote = false;
         this.killed = false;
+        // The dispatcher has checked that the declared keys share a slot this node serves.
+        this.slot = numkeys > 0 && server.config().cluster() != null ? KeySlot.of(request[3]) : -1;
         this.running = true;
         CommandLog log = server.commandLog();
         // As EXEC: the script's writes reach the AOF together, in MULTI ... EXEC when two or more
@@ -642,6 +660,13 @@ final class LuaScripts {
         if (command.has(Command.Flag.WRITE)) {
             wrote = true;
         }
+        ClusterTopology cluster = server.config().cluster();
+        if (cluster != null && !callerObeysEverySlot) {
+            String refusal = clusterRefusal(cluster, command, argv);
+            if (refusal != null) {
+                return fail(lua, refusal, raise);
+            }
+        }
         CommandTable.run(scriptClient, command, argv);
         ByteBuf out = scriptClient.reply().take();
         if (out == null) {
@@ -655,6 +680,32 @@ final class LuaScripts {
         } finally {
             out.release();
         }
+    }
+
+    /**
+     * Redis's scriptVerifyClusterState: a command's keys must be served here and, unless the
+     * function allows other slots, share the slot of the script's earlier keys.
+     */
+    private String clusterRefusal(ClusterTopology cluster, Command command, byte[][] argv) {
+        if (CommandTable.redirection(cluster, command, argv) != null) {
+            return "Script attempted to access a non local key in a cluster node";
+        }
+        int first = command.movableKeys() != null ? firstOrNone(command.movableKeys().positions(argv))
+                : command.firstKey() > 0 && argv.length > command.firstKey() ? command.firstKey() : -1;
+        if (first < 0 || allowCrossSlot) {
+            return null;
+        }
+        int keySlot = KeySlot.of(argv[first]);
+        if (slot == -1) {
+            slot = keySlot;
+        } else if (slot != keySlot) {
+            return "Script attempted to access keys that do not hash to the same slot";
+        }
+        return null;
+    }
+
+    private static int firstOrNone(int[] positions) {
+        return positions.length == 0 ? -1 : positions[0];
     }
 
     /**
