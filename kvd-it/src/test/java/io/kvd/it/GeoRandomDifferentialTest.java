@@ -1,11 +1,8 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RedisServerProcess;
+import io.kvd.it.support.DifferentialRun;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,8 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Seeded random points over the whole globe (many near the poles, the antimeridian, the equator
@@ -45,42 +40,35 @@ class GeoRandomDifferentialTest {
     private static final String DISTANCES = "distances";
     private static final int DISTANCE_ULPS = 64;
 
+    /** Replies that differed only as the class comment allows. */
+    private int tolerated;
+
     @Test
     void randomSearchesOverTheGlobeGetRedisReplies() throws IOException {
-        Tools.require("redis-server");
-        long seed = Long.getLong("kvd.test.seed", 20261203L);
-        System.out.println("GeoRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        SplittableRandom random = new SplittableRandom(seed);
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
-            Walk walk = new Walk(random);
+        try (DifferentialRun run = DifferentialRun.start(getClass(), 20261203L)) {
+            Walk walk = new Walk(run.random());
             List<String[]> commands = new ArrayList<>();
             commands.addAll(walk.load("large", LARGE_SET));
             commands.addAll(walk.load("small", SMALL_SET));
             for (int i = 0; i < SEARCHES; i++) {
                 commands.addAll(walk.next());
             }
-            int step = 0;
-            int tolerated = 0;
             for (String[] args : commands) {
-                step++;
-                byte[] expected = call(toRedis, args);
-                byte[] actual = call(toKvd, args);
-                if (Arrays.equals(expected, actual)) {
-                    continue;
-                }
-                if (sameButDistanceDigits(expected, actual) || sameButOrderOfColocated(toRedis, args[1], expected, actual)) {
-                    tolerated++;
-                    System.out.println("tolerated (distance digits or co-located order), command " + step + ": " + String.join(" ", args));
-                } else {
-                    fail("seed " + seed + ", command " + step + ": " + String.join(" ", args)
-                            + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual));
-                }
+                run.assertSameReply((expected, actual) -> Arrays.equals(expected, actual)
+                        || tolerated(run.redis(), args, expected, actual), args);
             }
             System.out.println(tolerated + " of " + commands.size() + " replies differed only in distance digits or the order of co-located members");
         }
+    }
+
+    /** Whether replies that differ differ only as the class comment allows; counts and prints those that do. */
+    private boolean tolerated(RespConnection redis, String[] args, byte[] expected, byte[] actual) throws IOException {
+        if (!sameButDistanceDigits(expected, actual) && !sameButOrderOfColocated(redis, args[1], expected, actual)) {
+            return false;
+        }
+        tolerated++;
+        System.out.println("tolerated (distance digits or co-located order): " + String.join(" ", args));
+        return true;
     }
 
     /**
@@ -133,15 +121,6 @@ class GeoRandomDifferentialTest {
         double x = Double.parseDouble(a);
         double y = Double.parseDouble(b);
         return Math.abs(x - y) <= Math.max(DISTANCE_ULPS * Math.ulp(x), 1.000001e-4);
-    }
-
-    private static byte[] call(RespConnection connection, String[] args) throws IOException {
-        byte[][] argv = new byte[args.length][];
-        for (int i = 0; i < args.length; i++) {
-            argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
-        }
-        connection.send(argv);
-        return connection.readReply();
     }
 
     /** The points and searches, drawn from one random source. */

@@ -1,23 +1,15 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RedisServerProcess;
+import io.kvd.it.support.DifferentialRun;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.SplittableRandom;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A seeded random walk of HyperLogLog commands over a few keys, each sent to redis-server and to
@@ -29,35 +21,13 @@ import static org.assertj.core.api.Assertions.fail;
 class HyperLogLogDifferentialTest {
     private static final int STEPS = 3_000;
     private static final int KEYS = 6;
-    /** Commands shown before the one that differs, to reproduce it by hand or in a compat script. */
-    private static final int SHOWN_BEFORE = 20;
     private static final String[] SPARSE_MAX_BYTES = {"3000", "3000", "200", "1000", "0", "5000"};
 
     @Test
     void aRandomWalkOfHyperLogLogCommandsGetsRedisRepliesAndBytes() throws IOException {
-        Tools.require("redis-server");
-        long seed = Long.getLong("kvd.test.seed", 20261203L);
-        System.out.println("HyperLogLogDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        SplittableRandom random = new SplittableRandom(seed);
-        Deque<String> recent = new ArrayDeque<>();
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
-            for (int step = 1; step <= STEPS; step++) {
-                byte[][] argv = next(random, toRedis);
-                byte[] expected = call(toRedis, argv);
-                byte[] actual = call(toKvd, argv);
-                if (!Arrays.equals(expected, actual)) {
-                    fail("seed " + seed + ", step " + step + " of " + STEPS + ": " + shown(argv)
-                            + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual)
-                            + "\nthe " + recent.size() + " commands before it:\n  " + String.join("\n  ", recent)
-                            + "\n(kvd's log is in " + kvd.dir() + ")");
-                }
-                recent.addLast(step + ": " + shown(argv));
-                if (recent.size() > SHOWN_BEFORE) {
-                    recent.removeFirst();
-                }
+        try (DifferentialRun run = DifferentialRun.start(getClass(), 20261203L)) {
+            for (int step = 0; step < STEPS; step++) {
+                run.assertSameReply(next(run.random(), run.redis()));
             }
         }
     }
@@ -109,7 +79,8 @@ class HyperLogLogDifferentialTest {
             return args("SET", key(random), "not an hll");
         }
         String source = key(random);
-        byte[] value = bulkValue(call(toRedis, args("GET", source)));
+        toRedis.send(args("GET", source));
+        byte[] value = bulkValue(toRedis.readReply());
         return value == null ? args("EXISTS", source) : new byte[][] {bytes("SET"), bytes(key(random)), value};
     }
 
@@ -135,18 +106,5 @@ class HyperLogLogDifferentialTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] call(RespConnection connection, byte[][] argv) throws IOException {
-        connection.send(argv);
-        return connection.readReply();
-    }
-
-    /** The command as a compat script line, binary and long arguments escaped and shortened. */
-    private static String shown(byte[][] argv) {
-        String line = Arrays.stream(argv)
-                .map(a -> a.length > 40 ? "\"" + Escape.bytes(Arrays.copyOf(a, 40)) + "...\"" : Escape.bytes(a))
-                .collect(Collectors.joining(" "));
-        return line.length() > 400 ? line.substring(0, 400) + "..." : line;
     }
 }

@@ -1,21 +1,14 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RedisServerProcess;
-import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.DifferentialRun;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Function;
-
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Seeded random Lua values (nested tables of numbers at every cmsgpack encoding boundary, floats,
@@ -78,23 +71,10 @@ class LuaLibrariesRandomDifferentialTest {
 
     /** Runs the scripts each of {@link #DRAWS} draws makes on both servers: every reply the same. */
     private static void compare(Function<SplittableRandom, String[]> draw) throws IOException {
-        Tools.require("redis-server");
-        long seed = Long.getLong("kvd.test.seed", 20261203L);
-        System.out.println("LuaLibrariesRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        SplittableRandom random = new SplittableRandom(seed);
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
-            for (int i = 1; i <= DRAWS; i++) {
-                for (String script : draw.apply(random)) {
-                    byte[] expected = eval(toRedis, script);
-                    byte[] actual = eval(toKvd, script);
-                    if (!Arrays.equals(expected, actual)) {
-                        fail("seed " + seed + ", draw " + i + ": EVAL \"" + script + "\" 0"
-                                + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual)
-                                + "\n(kvd's log is in " + kvd.dir() + ")");
-                    }
+        try (DifferentialRun run = DifferentialRun.start(LuaLibrariesRandomDifferentialTest.class, 20261203L)) {
+            for (int i = 0; i < DRAWS; i++) {
+                for (String script : draw.apply(run.random())) {
+                    run.assertSameReply("EVAL", script, "0");
                 }
             }
         }
@@ -109,12 +89,6 @@ class LuaLibrariesRandomDifferentialTest {
             case 3 -> "(" + SPECIAL_NUMBERS[random.nextInt(SPECIAL_NUMBERS.length)] + ")";
             default -> "(" + (random.nextDouble() - 0.5) * 20 + ")";
         };
-    }
-
-    private static byte[] eval(RespConnection connection, String script) throws IOException {
-        connection.send("EVAL".getBytes(StandardCharsets.US_ASCII), script.getBytes(StandardCharsets.ISO_8859_1),
-                "0".getBytes(StandardCharsets.US_ASCII));
-        return connection.readReply();
     }
 
     /** A Lua expression: a number, a string, a boolean, or (above depth 4, not) a table. */

@@ -1,27 +1,16 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RedisServerProcess;
-import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.DifferentialRun;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A seeded random walk of SORT, SORT_RO and LCS over lists, sets and sorted sets whose elements
@@ -37,7 +26,6 @@ import static org.assertj.core.api.Assertions.fail;
 @ExtendWith(ServerLogsOnFailure.class)
 class SortRandomDifferentialTest {
     private static final int STEPS = 3_000;
-    private static final int SHOWN_BEFORE = 30;
     private static final String[] ELEMENTS = {"-3", "-1", "0", "1", "2", "3", "5", "10", "12", "1.5", "-0.25", "1e2",
             "a", "b", "B", "abc", "ab", "", "x y", "0x10"};
     private static final String[] NUMBERS = {"-3", "-1", "0", "1", "2", "3", "5", "10", "12", "1.5", "-0.25", "1e2",
@@ -50,29 +38,9 @@ class SortRandomDifferentialTest {
 
     @Test
     void aRandomWalkOfSortAndLcsGetsRedisReplies() throws IOException {
-        Tools.require("redis-server");
-        long seed = Long.getLong("kvd.test.seed", 20261203L);
-        System.out.println("SortRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        SplittableRandom random = new SplittableRandom(seed);
-        Deque<String> recent = new ArrayDeque<>();
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
-            for (int step = 1; step <= STEPS; step++) {
-                String[] args = next(random);
-                byte[] expected = call(toRedis, args);
-                byte[] actual = call(toKvd, args);
-                if (!Arrays.equals(expected, actual)) {
-                    fail("seed " + seed + ", step " + step + " of " + STEPS + ": " + shown(args)
-                            + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual)
-                            + "\nthe " + recent.size() + " commands before it:\n  " + String.join("\n  ", recent)
-                            + "\n(kvd's log is in " + kvd.dir() + ")");
-                }
-                recent.addLast(step + ": " + shown(args));
-                if (recent.size() > SHOWN_BEFORE) {
-                    recent.removeFirst();
-                }
+        try (DifferentialRun run = DifferentialRun.start(getClass(), 20261203L)) {
+            for (int step = 0; step < STEPS; step++) {
+                run.assertSameReply(next(run.random()));
             }
         }
     }
@@ -179,21 +147,5 @@ class SortRandomDifferentialTest {
 
     private static String pickFrom(SplittableRandom random, String[] values) {
         return values[random.nextInt(values.length)];
-    }
-
-    private static byte[] call(RespConnection connection, String[] args) throws IOException {
-        byte[][] argv = new byte[args.length][];
-        for (int i = 0; i < args.length; i++) {
-            argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
-        }
-        connection.send(argv);
-        return connection.readReply();
-    }
-
-    /** The command as a compat script line: arguments that are empty or hold a blank in double quotes. */
-    private static String shown(String[] args) {
-        return Arrays.stream(args)
-                .map(a -> a.isEmpty() || a.contains(" ") ? "\"" + a + "\"" : a)
-                .collect(Collectors.joining(" "));
     }
 }

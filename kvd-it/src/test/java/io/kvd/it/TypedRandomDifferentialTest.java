@@ -1,28 +1,18 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
-import io.kvd.it.support.RedisServerProcess;
-import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.DifferentialRun;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * A seeded random walk of string (bitmap too), hash, set, sorted set, list (blocking pops too) and key commands
@@ -39,9 +29,6 @@ import static org.assertj.core.api.Assertions.fail;
 @ExtendWith(ServerLogsOnFailure.class)
 class TypedRandomDifferentialTest {
     private static final int STEPS = 5_000;
-    /** Commands shown before the one that differs, to reproduce it by hand or in a compat script. */
-    private static final int SHOWN_BEFORE = 30;
-    private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final String[][] SETUP = {
             {"CONFIG", "SET", "hash-max-listpack-entries", "4"},
             {"CONFIG", "SET", "hash-max-listpack-value", "16"},
@@ -52,40 +39,14 @@ class TypedRandomDifferentialTest {
 
     @Test
     void aRandomWalkOfEveryTypesCommandsGetsRedisReplies() throws IOException {
-        Tools.require("redis-server");
-        long seed = Long.getLong("kvd.test.seed", 20240601L);
-        System.out.println("TypedRandomDifferentialTest seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        Walk walk = new Walk(new SplittableRandom(seed));
-        Deque<String> recent = new ArrayDeque<>();
-        String database = "0";
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             KvdProcess kvd = KvdProcess.start();
-             RespConnection toRedis = RespConnection.open(redis.port());
-             RespConnection toKvd = RespConnection.open(kvd.port())) {
+        try (DifferentialRun run = DifferentialRun.start(getClass(), 20240601L)) {
             for (String[] setup : SETUP) {
-                String command = shown(setup);
-                String expected = Escape.bytes(call(toRedis, setup));
-                assertThat(Escape.bytes(call(toKvd, setup))).as("setup: %s", command).isEqualTo(expected);
-                recent.addLast("setup: " + command);
+                run.assertSameReply(setup);
             }
-            for (int step = 1; step <= STEPS; step++) {
+            Walk walk = new Walk(run.random());
+            for (int step = 0; step < STEPS; step++) {
                 String[] args = walk.next();
-                UnaryOperator<byte[]> canonical = comparison(args[0]);
-                byte[] expected = call(toRedis, args);
-                byte[] actual = call(toKvd, args);
-                if (!Arrays.equals(canonical.apply(expected), canonical.apply(actual))) {
-                    fail("seed " + seed + ", step " + step + " of " + STEPS + ", in database " + database + ": " + shown(args)
-                            + "\n  redis: " + Escape.bytes(expected) + "\n  kvd:   " + Escape.bytes(actual)
-                            + "\nthe " + recent.size() + " commands before it:\n  " + String.join("\n  ", recent)
-                            + "\n(kvd's log is in " + kvd.dir() + ")");
-                }
-                if (args[0].equals("SELECT") && Arrays.equals(expected, OK)) {
-                    database = args[1];
-                }
-                recent.addLast(step + ": " + shown(args));
-                if (recent.size() > SHOWN_BEFORE) {
-                    recent.removeFirst();
-                }
+                run.assertSameReply(comparison(args[0]), args);
             }
         }
     }
@@ -95,8 +56,8 @@ class TypedRandomDifferentialTest {
      * multisets (of fields and values in pairs for HGETALL and HSCAN), random picks by their shape,
      * TTL by its sign (a relative EXPIRE's TTL depends on when it is asked), the rest byte for byte.
      */
-    private static UnaryOperator<byte[]> comparison(String command) {
-        return switch (command) {
+    private static DifferentialRun.Comparison comparison(String command) {
+        UnaryOperator<byte[]> canonical = switch (command) {
             case "HGETALL", "HSCAN" -> ReplyOrder.UNORDERED_PAIRS::canonical;
             case "HKEYS", "HVALS", "SMEMBERS", "SINTER", "SUNION", "SDIFF", "SSCAN", "SPOP", "KEYS", "SCAN" ->
                     ReplyOrder.UNORDERED::canonical;
@@ -105,6 +66,7 @@ class TypedRandomDifferentialTest {
             case "TTL" -> TypedRandomDifferentialTest::sign;
             default -> reply -> reply;
         };
+        return (redisReply, kvdReply) -> Arrays.equals(canonical.apply(redisReply), canonical.apply(kvdReply));
     }
 
     /** An array as its length alone, a bulk string as present or null; anything else (an error) as it is. */
@@ -126,22 +88,6 @@ class TypedRandomDifferentialTest {
             return ":(positive)".getBytes(StandardCharsets.ISO_8859_1);
         }
         return reply;
-    }
-
-    private static byte[] call(RespConnection connection, String[] args) throws IOException {
-        byte[][] argv = new byte[args.length][];
-        for (int i = 0; i < args.length; i++) {
-            argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
-        }
-        connection.send(argv);
-        return connection.readReply();
-    }
-
-    /** The command as a compat script line: arguments that are empty or hold a blank in double quotes. */
-    private static String shown(String[] args) {
-        return Arrays.stream(args)
-                .map(a -> a.isEmpty() || a.contains(" ") ? "\"" + a + "\"" : a)
-                .collect(Collectors.joining(" "));
     }
 
     /**
