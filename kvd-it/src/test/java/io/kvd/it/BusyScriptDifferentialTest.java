@@ -1,13 +1,10 @@
 package io.kvd.it;
 
 import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
 import io.kvd.it.support.Poll;
-import io.kvd.it.support.RedisServerProcess;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
-import io.kvd.it.support.WorkDir;
+import io.kvd.it.support.ServerPair;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,10 +13,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static io.kvd.it.support.Transcript.utf8;
 
 /**
  * A script past busy-reply-threshold, seen from a second connection: -BUSY for everything but
@@ -35,56 +30,21 @@ class BusyScriptDifferentialTest {
     private static final String SPIN_LIBRARY =
             "#!lua name=spinning\nredis.register_function('spin', function() local i = 0 while true do i = i + 1 end end)";
 
-    private RedisServerProcess redis;
-    private KvdProcess kvd;
+    private ServerPair servers;
 
     @BeforeEach
     void startBoth() {
-        Tools.require("redis-server");
-        redis = RedisServerProcess.startIn(WorkDir.create("redis"), "--busy-reply-threshold", THRESHOLD_MS);
-        kvd = KvdProcess.start("--busy-reply-threshold", THRESHOLD_MS);
+        servers = ServerPair.start("--busy-reply-threshold", THRESHOLD_MS);
     }
 
     @AfterEach
     void stopBoth() {
-        kvd.close();
-        redis.close();
-    }
-
-    private interface Scenario {
-        void run(int port, Transcript transcript) throws IOException;
-    }
-
-    /** Every reply read, in order, labelled with the connection that read it. */
-    private static final class Transcript {
-        private final List<String> lines = new ArrayList<>();
-
-        void read(String who, RespConnection connection) throws IOException {
-            // FUNCTION STATS tells how long the function has run: a figure no two runs share.
-            lines.add(who + ": " + Escape.bytes(connection.readReply()).replaceAll("duration_ms\\\\r\\\\n:\\d+", "duration_ms:N"));
-        }
-
-        void call(String who, RespConnection connection, String... args) throws IOException {
-            connection.send(utf8(args));
-            read(who, connection);
-        }
-
-        void closed(String who, RespConnection connection) {
-            lines.add(who + ": " + (isClosed(connection) ? "closed" : "open"));
-        }
-    }
-
-    private void assertSameTranscripts(Scenario scenario) throws IOException {
-        Transcript expected = new Transcript();
-        scenario.run(redis.port(), expected);
-        Transcript actual = new Transcript();
-        scenario.run(kvd.port(), actual);
-        assertThat(String.join("\n", actual.lines)).isEqualTo(String.join("\n", expected.lines));
+        servers.close();
     }
 
     @Test
     void scriptKillStopsAScriptThatHasNotWrittenAndTheServerServesAgain() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 caller.send(utf8("EVAL", SPIN, "0"));
                 awaitBusy(other);
@@ -105,7 +65,7 @@ class BusyScriptDifferentialTest {
 
     @Test
     void pcallCannotKeepAKilledScriptRunning() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 caller.send(utf8("EVAL", "while true do pcall(function() " + SPIN + " end) end", "0"));
                 awaitBusy(other);
@@ -117,14 +77,16 @@ class BusyScriptDifferentialTest {
 
     @Test
     void functionKillStopsAFunctionAndStatsShowsIt() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 t.call("caller", caller, "FUNCTION", "LOAD", SPIN_LIBRARY);
                 caller.send(utf8("FCALL", "spin", "0"));
                 awaitBusy(other);
                 t.call("other", other, "PING");
                 t.call("other", other, "SCRIPT", "KILL");
-                t.call("other", other, "FUNCTION", "STATS");
+                other.send(utf8("FUNCTION", "STATS"));
+                // It tells how long the function has run: a figure no two runs share.
+                t.record("other", Escape.bytes(other.readReply()).replaceAll("duration_ms\\\\r\\\\n:\\d+", "duration_ms:N"));
                 t.call("other", other, "FUNCTION", "KILL");
                 t.read("caller", caller);
                 t.call("other", other, "FUNCTION", "KILL");
@@ -134,7 +96,7 @@ class BusyScriptDifferentialTest {
 
     @Test
     void aTransactionQueuedMeanwhileIsAbortedAndWatchIsAllowed() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 caller.send(utf8("EVAL", SPIN, "0"));
                 awaitBusy(other);
@@ -151,7 +113,7 @@ class BusyScriptDifferentialTest {
 
     @Test
     void commandsPipelinedBehindTheScriptRunAfterIt() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 caller.send(utf8("EVAL", SPIN, "0"));
                 caller.send(utf8("SET", "after", "1"));
@@ -168,7 +130,7 @@ class BusyScriptDifferentialTest {
 
     @Test
     void theServerOutlivesACallerThatLeavesWhileItsScriptRuns() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection other = RespConnection.open(port)) {
                 RespConnection caller = RespConnection.open(port);
                 caller.send(utf8("EVAL", SPIN, "0"));
@@ -184,7 +146,7 @@ class BusyScriptDifferentialTest {
 
     @Test
     void aScriptThatHasWrittenIsUnkillableAndShutdownNosaveEndsTheServer() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
                 caller.send(utf8("EVAL", "redis.call('SET', 'k', 'v') " + SPIN, "0"));
                 awaitBusy(other);
@@ -192,8 +154,8 @@ class BusyScriptDifferentialTest {
                 t.call("other", other, "FUNCTION", "KILL");
                 t.call("other", other, "SHUTDOWN");
                 other.send(utf8("SHUTDOWN", "NOSAVE"));
-                t.closed("other", other);
-                t.closed("caller", caller);
+                t.record("other", isClosed(other) ? "closed" : "open");
+                t.record("caller", isClosed(caller) ? "closed" : "open");
             }
         });
     }
@@ -226,13 +188,5 @@ class BusyScriptDifferentialTest {
         } catch (IOException e) {
             return true;
         }
-    }
-
-    private static byte[][] utf8(String... args) {
-        byte[][] argv = new byte[args.length][];
-        for (int i = 0; i < args.length; i++) {
-            argv[i] = args[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        }
-        return argv;
     }
 }

@@ -1,12 +1,9 @@
 package io.kvd.it;
 
-import io.kvd.it.support.Escape;
-import io.kvd.it.support.KvdProcess;
 import io.kvd.it.support.Poll;
-import io.kvd.it.support.RedisServerProcess;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
+import io.kvd.it.support.ServerPair;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.kvd.it.support.Transcript.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -31,61 +29,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PubSubDifferentialTest {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    private RedisServerProcess redis;
-    private KvdProcess kvd;
+    private ServerPair servers;
 
     @BeforeEach
     void startBoth() {
-        Tools.require("redis-server");
-        redis = RedisServerProcess.start();
-        kvd = KvdProcess.start();
+        servers = ServerPair.start();
     }
 
     @AfterEach
     void stopBoth() {
-        kvd.close();
-        redis.close();
-    }
-
-    /** A scenario against one server, writing each reply it reads into the transcript. */
-    private interface Scenario {
-        void run(int port, Transcript transcript) throws IOException;
-    }
-
-    /** Every reply read, in order, each labelled with the connection that read it. */
-    private static final class Transcript {
-        private final List<String> lines = new ArrayList<>();
-
-        void read(String who, RespConnection connection) throws IOException {
-            lines.add(who + ": " + Escape.bytes(connection.readReply()));
-        }
-
-        /** Sends a command and records its reply. */
-        void call(String who, RespConnection connection, String... args) throws IOException {
-            connection.send(utf8(args));
-            read(who, connection);
-        }
-
-        /** Sends a command whose reply is {@code frames} frames (one per channel of a SUBSCRIBE) and records them. */
-        void callFrames(String who, RespConnection connection, int frames, String... args) throws IOException {
-            connection.send(utf8(args));
-            for (int i = 0; i < frames; i++) {
-                read(who, connection);
-            }
-        }
-    }
-
-    private void assertSameTranscripts(Scenario scenario) throws IOException {
-        Transcript expected = new Transcript();
-        scenario.run(redis.port(), expected);
-        Transcript actual = new Transcript();
-        scenario.run(kvd.port(), actual);
-        assertThat(String.join("\n", actual.lines)).isEqualTo(String.join("\n", expected.lines));
+        servers.close();
     }
 
     @Test
     void confirmationsCountAndMessagesArriveInPublishingOrder() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection first = RespConnection.open(port);
                  RespConnection second = RespConnection.open(port);
                  RespConnection publisher = RespConnection.open(port)) {
@@ -112,7 +70,7 @@ class PubSubDifferentialTest {
 
     @Test
     void patternAndShardSubscribersGetTheirFrames() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection patterns = RespConnection.open(port);
                  RespConnection shard = RespConnection.open(port);
                  RespConnection publisher = RespConnection.open(port)) {
@@ -137,7 +95,7 @@ class PubSubDifferentialTest {
 
     @Test
     void aSubscribedConnectionIsRefusedOtherCommandsWithRedisText() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection c = RespConnection.open(port)) {
                 t.callFrames("c", c, 1, "PSUBSCRIBE", "p*");
                 t.call("c", c, "GET", "k");
@@ -156,7 +114,7 @@ class PubSubDifferentialTest {
 
     @Test
     void pubsubIntrospectionReplies() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection a = RespConnection.open(port);
                  RespConnection b = RespConnection.open(port);
                  RespConnection asker = RespConnection.open(port)) {
@@ -180,7 +138,7 @@ class PubSubDifferentialTest {
 
     @Test
     void aClosedConnectionLeavesNoSubscriptionBehind() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection asker = RespConnection.open(port)) {
                 try (RespConnection leaving = RespConnection.open(port)) {
                     t.callFrames("leaving", leaving, 1, "SUBSCRIBE", "gone");
@@ -200,7 +158,7 @@ class PubSubDifferentialTest {
 
     @Test
     void resetReturnsAFreshConnection() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection c = RespConnection.open(port);
                  RespConnection publisher = RespConnection.open(port)) {
                 t.call("c", c, "SELECT", "3");
@@ -224,7 +182,7 @@ class PubSubDifferentialTest {
 
     @Test
     void subscribeInsideMultiRunsAtExec() throws IOException {
-        assertSameTranscripts((port, t) -> {
+        servers.assertSameTranscripts((port, t) -> {
             try (RespConnection c = RespConnection.open(port);
                  RespConnection publisher = RespConnection.open(port)) {
                 t.call("c", c, "MULTI");
@@ -246,8 +204,8 @@ class PubSubDifferentialTest {
      */
     @Test
     void aSubscriberThatStopsReadingIsClosedByThePubsubLimitWhileAnotherStillReceives() throws Exception {
-        for (int port : new int[]{redis.port(), kvd.port()}) {
-            String server = port == redis.port() ? "redis-server" : "kvd";
+        for (int port : new int[]{servers.redis().port(), servers.kvd().port()}) {
+            String server = port == servers.redis().port() ? "redis-server" : "kvd";
             try (RespConnection publisher = RespConnection.open(port);
                  RespConnection stalled = RespConnection.open(port);
                  RespConnection reading = RespConnection.open(port)) {
@@ -304,13 +262,5 @@ class PubSubDifferentialTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static byte[][] utf8(String... args) {
-        byte[][] argv = new byte[args.length][];
-        for (int i = 0; i < args.length; i++) {
-            argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
-        }
-        return argv;
     }
 }
