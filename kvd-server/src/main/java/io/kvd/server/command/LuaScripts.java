@@ -18,6 +18,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -207,6 +208,13 @@ final class LuaScripts {
     private final Client scriptClient;
     /** Script sha1 (lower-case hex) to its compiled function's reference in the interpreter's registry. */
     private final Map<String, Integer> cache = new HashMap<>();
+    /**
+     * The scripts only EVAL loaded, least recently run first. Redis 7.0 keeps every one until
+     * SCRIPT FLUSH, so a client sending ever-new bodies grows it without end; kvd bounds them as
+     * Redis 7.4 does (its LRU_LIST_LENGTH), while those SCRIPT LOAD loaded stay.
+     */
+    private final LinkedHashMap<String, Boolean> loadedByEval = new LinkedHashMap<>(16, 0.75f, true);
+    static final int EVAL_SCRIPTS_KEPT = 500;
     private Lua lua;
     private Lua51Natives natives;
     private int sandboxRef;
@@ -262,8 +270,11 @@ final class LuaScripts {
         return new String(hex, StandardCharsets.ISO_8859_1);
     }
 
-    /** Compiles {@code body} into the cache unless there (SCRIPT LOAD, EVAL); returns its sha1. */
-    String load(byte[] body) {
+    /**
+     * Compiles {@code body} into the cache unless there; returns its sha1. One EVAL loaded may be
+     * evicted by later ones; SCRIPT LOAD ({@code byEval} false) keeps it until SCRIPT FLUSH.
+     */
+    String load(byte[] body, boolean byEval) {
         String sha = sha1hex(body);
         if (!cache.containsKey(sha)) {
             Lua lua = interpreter();
@@ -271,7 +282,17 @@ final class LuaScripts {
             lua.refGet(sandboxRef);
             lua.insert(-2);
             lua.pCall(1, 1);
+            if (byEval && loadedByEval.size() >= EVAL_SCRIPTS_KEPT) {
+                String oldest = loadedByEval.keySet().iterator().next();
+                loadedByEval.remove(oldest);
+                lua.unref(cache.remove(oldest));
+            }
             cache.put(sha, lua.ref());
+            if (byEval) {
+                loadedByEval.put(sha, Boolean.TRUE);
+            }
+        } else if (!byEval) {
+            loadedByEval.remove(sha);
         }
         return sha;
     }
@@ -367,6 +388,7 @@ final class LuaScripts {
     /** SCRIPT FLUSH: the cache and the interpreter go (Redis's scriptingReset); the next script starts a new one. */
     void flush() {
         cache.clear();
+        loadedByEval.clear();
         if (lua != null) {
             lua.close();
             lua = null;
@@ -382,6 +404,8 @@ final class LuaScripts {
         if (function == null) {
             throw new CommandError(NOSCRIPT);
         }
+        // Run, an EVAL-loaded script becomes the last to evict.
+        loadedByEval.get(sha);
         Lua lua = interpreter();
         setGlobalArray(lua, "KEYS", argv, 3, 3 + numkeys);
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);

@@ -31,14 +31,14 @@ final class ScriptingCommands {
     static void eval(Client client, byte[][] argv) {
         int numkeys = numkeys(argv);
         LuaScripts scripts = client.server().scripts();
-        scripts.run(client, scripts.load(argv[1]), argv, numkeys, false);
+        scripts.run(client, scripts.load(argv[1], true), argv, numkeys, false);
     }
 
     /** EVAL_RO script numkeys [key [key ...]] [arg [arg ...]]: write commands are refused. */
     static void evalRo(Client client, byte[][] argv) {
         int numkeys = numkeys(argv);
         LuaScripts scripts = client.server().scripts();
-        scripts.run(client, scripts.load(argv[1]), argv, numkeys, true);
+        scripts.run(client, scripts.load(argv[1], true), argv, numkeys, true);
     }
 
     /** EVALSHA sha1 numkeys [key [key ...]] [arg [arg ...]] */
@@ -60,7 +60,7 @@ final class ScriptingCommands {
 
     /** SCRIPT LOAD script */
     private static void load(Client client, byte[][] argv) {
-        client.reply().bulk(client.server().scripts().load(argv[2]));
+        client.reply().bulk(client.server().scripts().load(argv[2], false));
     }
 
     /** SCRIPT KILL: stops the script running past busy-reply-threshold, unless it has written. */

@@ -221,4 +221,34 @@ class ScriptingCommandsTest {
         assertThat(kvd.call("EVAL", script, "0")).isEqualTo(":3000000\r\n");
         assertThat(kvd.call("GET", "k")).isEqualTo("$1\r\nv\r\n");
     }
+
+    @Test
+    void evalKeepsTheLastFiveHundredScriptsItLoadedWhileScriptLoadKeepsItsOwn() {
+        String loaded = sha("return 'loaded'");
+        assertThat(kvd.call("SCRIPT", "LOAD", "return 'loaded'")).isEqualTo(bulk(loaded));
+        kvd.call("EVAL", "return 'promoted'", "0");
+        kvd.call("SCRIPT", "LOAD", "return 'promoted'");
+        kvd.call("EVAL", "return 'oldest'", "0");
+        kvd.call("EVAL", "return 'run again'", "0");
+        for (int i = 0; i < LuaScripts.EVAL_SCRIPTS_KEPT - 2; i++) {
+            kvd.call("EVAL", "return " + i, "0");
+        }
+        assertThat(kvd.call("EVALSHA", sha("return 'run again'"), "0")).isEqualTo(bulk("run again"));
+        kvd.call("EVAL", "return 'newest'", "0");
+        assertThat(kvd.call("EVALSHA", sha("return 'oldest'"), "0"))
+                .isEqualTo("-NOSCRIPT No matching script. Please use EVAL.\r\n");
+        assertThat(kvd.call("SCRIPT", "EXISTS", loaded, sha("return 'promoted'"), sha("return 'run again'"),
+                sha("return 0"), sha("return 'newest'"))).isEqualTo("*5\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n");
+        kvd.call("EVAL", "return 'one more'", "0");
+        assertThat(kvd.call("SCRIPT", "EXISTS", sha("return 0"), sha("return 'run again'")))
+                .isEqualTo("*2\r\n:0\r\n:1\r\n");
+    }
+
+    private static String bulk(String value) {
+        return "$" + value.length() + "\r\n" + value + "\r\n";
+    }
+
+    private static String sha(String script) {
+        return LuaScripts.sha1hex(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
 }
