@@ -98,20 +98,7 @@ final class FunctionCommands {
         if (numkeys < 0) {
             throw new CommandError("ERR Number of keys can't be negative");
         }
-        int flags = function.flags();
-        if ((flags & FunctionLibraries.NO_CLUSTER) != 0 && client.server().config().cluster() != null) {
-            throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
-        }
-        boolean noWrites = (flags & FunctionLibraries.NO_WRITES) != 0;
-        if (!noWrites) {
-            String failure = client.server().commandLog().failure();
-            if (failure != null) {
-                throw new CommandError(Errors.aofFailing(failure));
-            }
-            if (readOnlyCommand) {
-                throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
-            }
-        }
+        boolean noWrites = LuaScripts.checkFlags(client, function.flags(), readOnlyCommand);
         libraries.engine().call(client, function, argv, (int) numkeys, noWrites);
     }
 

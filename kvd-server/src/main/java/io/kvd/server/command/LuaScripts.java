@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.codec.InlineRequest;
 import io.kvd.codec.KeySlot;
 import io.kvd.server.cluster.ClusterTopology;
 import io.netty.buffer.ByteBuf;
@@ -215,6 +216,11 @@ final class LuaScripts {
      */
     private final LinkedHashMap<String, Boolean> loadedByEval = new LinkedHashMap<>(16, 0.75f, true);
     static final int EVAL_SCRIPTS_KEPT = 500;
+    /**
+     * The flags of the cached scripts that begin with a {@code #!lua} shebang line; a script
+     * without one runs in Redis's compatibility mode, without flags, and is not here.
+     */
+    private final Map<String, Integer> shebangFlags = new HashMap<>();
     private Lua lua;
     private Lua51Natives natives;
     private int sandboxRef;
@@ -277,17 +283,26 @@ final class LuaScripts {
     String load(byte[] body, boolean byEval) {
         String sha = sha1hex(body);
         if (!cache.containsKey(sha)) {
+            boolean hasShebang = body.length >= 2 && body[0] == '#' && body[1] == '!';
+            int shebang = hasShebang ? indexOf(body, (byte) '\n') : -1;
+            int flags = hasShebang ? shebangFlags(body, shebang) : 0;
             Lua lua = interpreter();
-            compile(lua, body, "@user_script", "ERR Error compiling script (new function): ");
+            // The shebang line is left out, its newline kept: the script's lines keep their numbers.
+            compile(lua, shebang < 0 ? body : Arrays.copyOfRange(body, shebang, body.length), "@user_script",
+                    "ERR Error compiling script (new function): ");
             lua.refGet(sandboxRef);
             lua.insert(-2);
             lua.pCall(1, 1);
             if (byEval && loadedByEval.size() >= EVAL_SCRIPTS_KEPT) {
                 String oldest = loadedByEval.keySet().iterator().next();
                 loadedByEval.remove(oldest);
+                shebangFlags.remove(oldest);
                 lua.unref(cache.remove(oldest));
             }
             cache.put(sha, lua.ref());
+            if (shebang >= 0) {
+                shebangFlags.put(sha, flags);
+            }
             if (byEval) {
                 loadedByEval.put(sha, Boolean.TRUE);
             }
@@ -295,6 +310,50 @@ final class LuaScripts {
             loadedByEval.remove(sha);
         }
         return sha;
+    }
+
+    /**
+     * Redis's evalExtractShebangFlags for a script whose first line, up to {@code newline}, starts
+     * with {@code #!}: {@code #!lua} and {@code flags=} options, split as sdssplitargs splits.
+     */
+    private static int shebangFlags(byte[] body, int newline) {
+        if (newline < 0) {
+            throw new CommandError("ERR Invalid script shebang");
+        }
+        byte[][] parts = InlineRequest.split(Arrays.copyOf(body, newline));
+        if (parts == null || parts.length == 0) {
+            throw new CommandError("ERR Invalid engine in script shebang");
+        }
+        String engine = Args.utf8(parts[0]);
+        if (!engine.equals("#!lua")) {
+            throw new CommandError("ERR Unexpected engine in script shebang: " + engine);
+        }
+        int flags = 0;
+        for (int i = 1; i < parts.length; i++) {
+            String option = Args.utf8(parts[i]);
+            if (!option.startsWith("flags=")) {
+                throw new CommandError("ERR Unknown lua shebang option: " + option);
+            }
+            // As sdssplitlen: "flags=" lists no flag, "flags=a," an empty one.
+            String names = option.substring(6);
+            for (String name : names.isEmpty() ? new String[0] : names.split(",", -1)) {
+                int flag = FunctionLibraries.flag(name);
+                if (flag == 0) {
+                    throw new CommandError("ERR Unexpected flag in script shebang: " + name);
+                }
+                flags |= flag;
+            }
+        }
+        return flags;
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Compiles {@code body} as the chunk {@code name}, left on the stack; a syntax error is answered after {@code error}. */
@@ -389,6 +448,7 @@ final class LuaScripts {
     void flush() {
         cache.clear();
         loadedByEval.clear();
+        shebangFlags.clear();
         if (lua != null) {
             lua.close();
             lua = null;
@@ -404,6 +464,10 @@ final class LuaScripts {
         if (function == null) {
             throw new CommandError(NOSCRIPT);
         }
+        Integer flags = shebangFlags.get(sha);
+        if (flags != null) {
+            readOnly = checkFlags(caller, flags, readOnly);
+        }
         // Run, an EVAL-loaded script becomes the last to evict.
         loadedByEval.get(sha);
         Lua lua = interpreter();
@@ -411,8 +475,29 @@ final class LuaScripts {
         setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
-        allowCrossSlot = false;
+        allowCrossSlot = flags != null && (flags & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
         execute(caller, sha, argv, numkeys, 0, readOnly, true);
+    }
+
+    /**
+     * Redis's scriptPrepareForRun for a script with flags (a function, or an EVAL script with a
+     * shebang): what refuses it before it runs. Returns whether it runs read-only (no-writes).
+     */
+    static boolean checkFlags(Client caller, int flags, boolean readOnlyCommand) {
+        if ((flags & FunctionLibraries.NO_CLUSTER) != 0 && caller.server().config().cluster() != null) {
+            throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+        }
+        boolean noWrites = (flags & FunctionLibraries.NO_WRITES) != 0;
+        if (!noWrites) {
+            String failure = caller.server().commandLog().failure();
+            if (failure != null) {
+                throw new CommandError(Errors.aofFailing(failure));
+            }
+            if (readOnlyCommand) {
+                throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
+            }
+        }
+        return noWrites;
     }
 
     /**
