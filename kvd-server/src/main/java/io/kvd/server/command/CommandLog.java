@@ -116,6 +116,18 @@ public final class CommandLog {
         }
     }
 
+    /** How many records the EXEC running holds so far (0 outside one): a mark for {@link #dropHeldSince}. */
+    int heldCount() {
+        return transaction == null ? 0 : transaction.size();
+    }
+
+    /** Drops the records held since {@code mark}: a script's writes under redis.set_repl without REPL_AOF. */
+    void dropHeldSince(int mark) {
+        if (transaction != null) {
+            transaction.subList(mark, transaction.size()).clear();
+        }
+    }
+
     /** True while EXEC runs and its records are held. */
     public boolean holdsTransaction() {
         return transaction != null;

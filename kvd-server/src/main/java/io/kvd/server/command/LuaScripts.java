@@ -254,6 +254,8 @@ final class LuaScripts {
      */
     private int slot;
     private boolean allowCrossSlot;
+    /** Whether the script's writes reach the AOF: redis.set_repl's REPL_AOF bit, set again at each run. */
+    private boolean logsWrites;
     /** The caller is exempt from the slot checks (Redis's mustObeyClient). */
     private boolean callerObeysEverySlot;
     /** The last script was stopped, which left the hook firing on every line: re-armed before the next. */
@@ -533,6 +535,7 @@ final class LuaScripts {
         this.evalMode = evalMode;
         this.wrote = false;
         this.killed = false;
+        this.logsWrites = true;
         // The dispatcher has checked that the declared keys share a slot this node serves.
         this.slot = numkeys > 0 && server.config().cluster() != null ? KeySlot.of(request[3]) : -1;
         this.running = true;
@@ -776,7 +779,12 @@ final class LuaScripts {
                 return fail(lua, refusal, raise);
             }
         }
+        CommandLog log = server.commandLog();
+        int held = log.heldCount();
         CommandTable.run(scriptClient, command, argv);
+        if (!logsWrites) {
+            log.dropHeldSince(held);
+        }
         ByteBuf out = scriptClient.reply().take();
         if (out == null) {
             lua.pushNil();
@@ -1013,6 +1021,8 @@ final class LuaScripts {
             pushError(lua, "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
             return -1;
         }
+        // kvd has no replicas: only the AOF bit tells anything.
+        logsWrites = ((int) flags & 1) != 0;
         return 0;
     }
 

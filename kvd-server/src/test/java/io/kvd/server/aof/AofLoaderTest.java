@@ -297,4 +297,24 @@ class AofLoaderTest {
         assertThat(reader.call("SMISMEMBER", "s", "a", "b", "c", "d", "e", "f", "g", "h"))
                 .isEqualTo(writer.call("SMISMEMBER", "s", "a", "b", "c", "d", "e", "f", "g", "h"));
     }
+
+    @Test
+    void aScriptsWritesUnderSetReplWithoutAofAreNotLogged() {
+        AofFixture writer = new AofFixture();
+        writer.server.commandLog().setEnabled(true);
+        writer.call("EVAL", """
+                redis.call('SET', 'a', '1')
+                redis.set_repl(redis.REPL_NONE)
+                redis.call('SET', 'b', '2')
+                redis.set_repl(redis.REPL_REPLICA)
+                redis.call('SET', 'c', '3')
+                redis.set_repl(redis.REPL_ALL)
+                redis.call('SET', 'd', '4')""", "0");
+        byte[] logged = new byte[writer.server.commandLog().records().readableBytes()];
+        writer.server.commandLog().records().readBytes(logged);
+        assertThat(new String(logged, StandardCharsets.UTF_8))
+                .contains("$1\r\na\r\n$1\r\n1").contains("$1\r\nd\r\n$1\r\n4")
+                .doesNotContain("$1\r\nb\r\n").doesNotContain("$1\r\nc\r\n")
+                .contains("MULTI").endsWith(records(EXEC));
+    }
 }
