@@ -569,8 +569,8 @@ public final class CommandTable {
     private static String redirection(ClusterTopology cluster, Transaction transaction) {
         List<byte[]> keys = new ArrayList<>();
         for (Transaction.Queued queued : transaction.queued()) {
-            Command command = queued.command();
             byte[][] argv = queued.argv();
+            Command command = keyedCommand(queued.command(), argv);
             if (command.movableKeys() != null) {
                 for (int position : command.movableKeys().positions(argv)) {
                     keys.add(argv[position]);
@@ -590,13 +590,24 @@ public final class CommandTable {
      * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
      * served here.
      */
-    static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
+    static String redirection(ClusterTopology cluster, Command request, byte[][] argv) {
+        Command command = keyedCommand(request, argv);
         if (command.movableKeys() != null) {
             return cluster.redirection(argv, command.movableKeys().positions(argv));
         }
         // SUNSUBSCRIBE without arguments names no shard channel.
         return command.firstKey() > 0 && argv.length > command.firstKey()
                 ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
+    }
+
+    /**
+     * The command whose keys the slot check reads: a container's subcommand (XGROUP CREATE,
+     * XINFO STREAM, OBJECT ENCODING name a key), as Redis's lookupCommand finds it, or the command
+     * itself. An unknown subcommand or a wrong argument count names no key: it is refused when run.
+     */
+    private static Command keyedCommand(Command command, byte[][] argv) {
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        return subcommands == null || subcommands.refusal(argv) != null ? command : subcommands.lookup(argv);
     }
 
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */
