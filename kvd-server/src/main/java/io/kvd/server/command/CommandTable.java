@@ -367,9 +367,10 @@ public final class CommandTable {
             }
         }
         CommandLog log = client.server().commandLog();
-        // As Redis's processCommand: a failing AOF refuses writes (and PING, so monitors notice),
-        // EXEC of a transaction with a write among them included.
-        if (log.failure() != null && (command.has(WRITE) || command.handler() == PING
+        // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
+        // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
+        // with a write among them included.
+        if (log.failure() != null && (asLookedUp(command, argv).has(WRITE) || command.handler() == PING
                 || execOfTransaction && transaction.hasWrites())) {
             refuse(client, command, Errors.aofFailing(log.failure()));
             return null;
@@ -570,7 +571,7 @@ public final class CommandTable {
         List<byte[]> keys = new ArrayList<>();
         for (Transaction.Queued queued : transaction.queued()) {
             byte[][] argv = queued.argv();
-            Command command = keyedCommand(queued.command(), argv);
+            Command command = asLookedUp(queued.command(), argv);
             if (command.movableKeys() != null) {
                 for (int position : command.movableKeys().positions(argv)) {
                     keys.add(argv[position]);
@@ -591,7 +592,7 @@ public final class CommandTable {
      * served here.
      */
     static String redirection(ClusterTopology cluster, Command request, byte[][] argv) {
-        Command command = keyedCommand(request, argv);
+        Command command = asLookedUp(request, argv);
         if (command.movableKeys() != null) {
             return cluster.redirection(argv, command.movableKeys().positions(argv));
         }
@@ -601,11 +602,12 @@ public final class CommandTable {
     }
 
     /**
-     * The command whose keys the slot check reads: a container's subcommand (XGROUP CREATE,
-     * XINFO STREAM, OBJECT ENCODING name a key), as Redis's lookupCommand finds it, or the command
-     * itself. An unknown subcommand or a wrong argument count names no key: it is refused when run.
+     * The command whose flags and keys the checks before running read: a container's subcommand
+     * (XGROUP CREATE is a write naming a key, XGROUP HELP neither), as Redis's lookupCommand finds
+     * it, or the command itself. An unknown subcommand or a wrong argument count is refused when
+     * run, so the container stands for it.
      */
-    private static Command keyedCommand(Command command, byte[][] argv) {
+    static Command asLookedUp(Command command, byte[][] argv) {
         Subcommands subcommands = CONTAINERS.get(command.name());
         return subcommands == null || subcommands.refusal(argv) != null ? command : subcommands.lookup(argv);
     }
