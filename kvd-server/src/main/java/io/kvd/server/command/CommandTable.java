@@ -469,12 +469,14 @@ public final class CommandTable {
                 positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 1, keys.length);
             }
             default -> {
-                if (!command.has(READONLY)) {
+                // XINFO's subcommands read their key as XRANGE does.
+                Command reader = asLookedUp(command, argv);
+                if (!reader.has(READONLY)) {
                     return;
                 }
-                positions = command.movableKeys() != null ? command.movableKeys().positions(argv)
-                        : command.firstKey() > 0 ? range(command.firstKey(),
-                        command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey(), command.step())
+                positions = reader.movableKeys() != null ? reader.movableKeys().positions(argv)
+                        : reader.firstKey() > 0 ? range(reader.firstKey(),
+                        reader.lastKey() < 0 ? argv.length + reader.lastKey() : reader.lastKey(), reader.step())
                         : new int[0];
             }
         }
