@@ -13,12 +13,14 @@ ROUNDS=${1:-3}
 ENTRIES=${2:-100000}
 CONSUMERS=10
 WORK=$(mktemp -d)
-trap 'rm -rf $WORK' EXIT
+running=
+# A failed run stops the server it started.
+trap '[ -n "$running" ] && stop_server $running; rm -rf $WORK' EXIT
 KVD_JVM_OPTIONS=
 . kvd-server/src/test/scripts/lib/servers.sh
 CLIENT=kvd-server/src/test/scripts/store/GroupRoundTrip.java
 
-# Fills a new stream and drains it with COUNT $1; prints "entries/s cpu_ns_per_entry".
+# Fills a new stream and drains it with COUNT $1; sets $rate (entries/s) and $cpu (server ns/entry).
 round_trip() {
     redis-cli -p $port del s >/dev/null
     java $CLIENT fill $port $ENTRIES
@@ -26,8 +28,9 @@ round_trip() {
     ticks=$(awk '{print $14 + $15}' /proc/$server_pid/stat)
     result=$(java $CLIENT consume $port $CONSUMERS "$1")
     ticks=$(( $(awk '{print $14 + $15}' /proc/$server_pid/stat) - ticks ))
+    rate=${result##*entries_per_s=}
     # A clock tick is 10 ms (USER_HZ 100).
-    echo "$(sed 's/.*entries_per_s=//' <<<"$result") $(( ticks * 10000000 / ENTRIES ))"
+    cpu=$(( ticks * 10000000 / ENTRIES ))
 }
 
 median() {
@@ -37,15 +40,17 @@ median() {
 for round in $(seq 1 "$ROUNDS"); do
     for server in kvd redis; do
         start_server $server "$WORK"
+        running=$server
         server_pid=$(redis-cli -p $port info server | tr -d '\r' | sed -n 's/^process_id://p')
-        round_trip 100 >/dev/null
-        round_trip 1 >/dev/null
+        round_trip 100
+        round_trip 1
         for count in 1 100; do
-            read -r rate cpu <<<"$(round_trip $count)"
+            round_trip $count
             echo "round $round $server COUNT $count: $rate entries/s, server CPU $cpu ns/entry"
             echo "$server $count $rate $cpu" >>"$WORK/results"
         done
         stop_server $server
+        running=
     done
 done
 for count in 1 100; do
