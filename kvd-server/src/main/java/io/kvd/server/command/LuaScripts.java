@@ -766,12 +766,12 @@ final class LuaScripts {
             pushError(lua, Errors.aofFailing(failure));
             return raise ? -1 : 1;
         }
-        if (command.has(Command.Flag.WRITE)) {
+        if (checked.has(Command.Flag.WRITE)) {
             wrote = true;
         }
         ClusterTopology cluster = server.config().cluster();
         if (cluster != null && !callerObeysEverySlot) {
-            String refusal = clusterRefusal(cluster, command, argv);
+            String refusal = clusterRefusal(cluster, checked, argv);
             if (refusal != null) {
                 return fail(lua, refusal, raise);
             }
