@@ -2,6 +2,7 @@
 # port nothing answers on, with no persistence, and its stop.
 #   start_server kvd|redis DIR [extra options...]   sets $port (and $pid for kvd); waits for PING
 #   stop_server kvd|redis
+# KVD_JVM_OPTIONS replaces kvd's JVM flags (default @config/jvm.options; empty for the plain jar).
 
 start_server() {
     local server=$1 dir=$2
@@ -10,7 +11,7 @@ start_server() {
     # A port some other server already answers on would measure that one.
     while redis-cli -p $port ping >/dev/null 2>&1; do port=$((25000 + RANDOM % 10000)); done
     if [ "$server" = kvd ]; then
-        java @config/jvm.options -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
+        java ${KVD_JVM_OPTIONS-@config/jvm.options} -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
             --dir "$dir" --loglevel warning "$@" >/dev/null 2>&1 &
         pid=$!
     else

@@ -160,6 +160,19 @@ class BusyScriptDifferentialTest {
         });
     }
 
+    @Test
+    void aScriptThatRanAWriteSubcommandIsUnkillable() throws IOException {
+        servers.assertSameTranscripts((port, t) -> {
+            try (RespConnection caller = RespConnection.open(port); RespConnection other = RespConnection.open(port)) {
+                caller.send(utf8("EVAL", "redis.call('XGROUP', 'CREATE', 's', 'g', '$', 'MKSTREAM') " + SPIN, "0"));
+                awaitBusy(other);
+                t.call("other", other, "SCRIPT", "KILL");
+                other.send(utf8("SHUTDOWN", "NOSAVE"));
+                t.record("other", isClosed(other) ? "closed" : "open");
+            }
+        });
+    }
+
     /** PING until it is answered -BUSY: the script started, and passed the threshold. */
     private static void awaitBusy(RespConnection connection) {
         Poll.until(DEADLINE, "a -BUSY reply", () -> {

@@ -46,6 +46,16 @@ class ClusterRedisCliTest {
     }
 
     @Test
+    void clusterModeFollowsMovedForConsumerGroupSubcommands() {
+        assertThat(cli(0, "xgroup", "create", "foo", "g", "$", "mkstream"))
+                .isEqualTo("MOVED 12182 127.0.0.1:" + cluster.port(2) + "\n\n");
+        assertThat(cli(0, "-c", "xgroup", "create", "foo", "g", "$", "mkstream")).isEqualTo("OK\n");
+        assertThat(cli(1, "-c", "xgroup", "createconsumer", "foo", "g", "c1")).isEqualTo("1\n");
+        assertThat(cli(0, "-c", "xinfo", "groups", "foo")).startsWith("name\ng\nconsumers\n1\n");
+        assertThat(cli(2, "xinfo", "stream", "foo")).startsWith("length\n0\n");
+    }
+
+    @Test
     void hashTaggedKeysGoTogetherToTheirNode() {
         assertThat(cli(0, "-c", "mset", "{foo}a", "1", "{foo}b", "2")).isEqualTo("OK\n");
         assertThat(cli(0, "-c", "mget", "{foo}a", "{foo}b")).isEqualTo("1\n2\n");

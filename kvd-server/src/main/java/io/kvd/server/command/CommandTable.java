@@ -367,9 +367,10 @@ public final class CommandTable {
             }
         }
         CommandLog log = client.server().commandLog();
-        // As Redis's processCommand: a failing AOF refuses writes (and PING, so monitors notice),
-        // EXEC of a transaction with a write among them included.
-        if (log.failure() != null && (command.has(WRITE) || command.handler() == PING
+        // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
+        // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
+        // with a write among them included.
+        if (log.failure() != null && (asLookedUp(command, argv).has(WRITE) || command.handler() == PING
                 || execOfTransaction && transaction.hasWrites())) {
             refuse(client, command, Errors.aofFailing(log.failure()));
             return null;
@@ -468,12 +469,14 @@ public final class CommandTable {
                 positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 1, keys.length);
             }
             default -> {
-                if (!command.has(READONLY)) {
+                // XINFO's subcommands read their key as XRANGE does.
+                Command reader = asLookedUp(command, argv);
+                if (!reader.has(READONLY)) {
                     return;
                 }
-                positions = command.movableKeys() != null ? command.movableKeys().positions(argv)
-                        : command.firstKey() > 0 ? range(command.firstKey(),
-                        command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey(), command.step())
+                positions = reader.movableKeys() != null ? reader.movableKeys().positions(argv)
+                        : reader.firstKey() > 0 ? range(reader.firstKey(),
+                        reader.lastKey() < 0 ? argv.length + reader.lastKey() : reader.lastKey(), reader.step())
                         : new int[0];
             }
         }
@@ -569,8 +572,8 @@ public final class CommandTable {
     private static String redirection(ClusterTopology cluster, Transaction transaction) {
         List<byte[]> keys = new ArrayList<>();
         for (Transaction.Queued queued : transaction.queued()) {
-            Command command = queued.command();
             byte[][] argv = queued.argv();
+            Command command = asLookedUp(queued.command(), argv);
             if (command.movableKeys() != null) {
                 for (int position : command.movableKeys().positions(argv)) {
                     keys.add(argv[position]);
@@ -590,13 +593,25 @@ public final class CommandTable {
      * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
      * served here.
      */
-    static String redirection(ClusterTopology cluster, Command command, byte[][] argv) {
+    static String redirection(ClusterTopology cluster, Command request, byte[][] argv) {
+        Command command = asLookedUp(request, argv);
         if (command.movableKeys() != null) {
             return cluster.redirection(argv, command.movableKeys().positions(argv));
         }
         // SUNSUBSCRIBE without arguments names no shard channel.
         return command.firstKey() > 0 && argv.length > command.firstKey()
                 ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
+    }
+
+    /**
+     * The command whose flags and keys the checks before running read: a container's subcommand
+     * (XGROUP CREATE is a write naming a key, XGROUP HELP neither), as Redis's lookupCommand finds
+     * it, or the command itself. An unknown subcommand or a wrong argument count is refused when
+     * run, so the container stands for it.
+     */
+    static Command asLookedUp(Command command, byte[][] argv) {
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        return subcommands == null || subcommands.refusal(argv) != null ? command : subcommands.lookup(argv);
     }
 
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */

@@ -104,11 +104,6 @@ final class FunctionCommands {
 
     /** FUNCTION <subcommand> */
     static void function(Client client, byte[][] argv) {
-        // As Redis's processCommand for a write subcommand that passed its arity check: a failing AOF refuses it.
-        String failure = client.server().commandLog().failure();
-        if (failure != null && SUBCOMMANDS.refusal(argv) == null && SUBCOMMANDS.lookup(argv).has(Command.Flag.WRITE)) {
-            throw new CommandError(Errors.aofFailing(failure));
-        }
         SUBCOMMANDS.dispatch(client, argv);
     }
 

@@ -760,21 +760,21 @@ final class LuaScripts {
         if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
             return fail(lua, "This Redis command is not allowed from script", raise);
         }
-        if (readOnly && command.has(Command.Flag.WRITE)) {
+        if (readOnly && checked.has(Command.Flag.WRITE)) {
             return fail(lua, "Write commands are not allowed from read-only scripts.", raise);
         }
         // As Redis's scriptVerifyWriteCommandAllow: a failing AOF refuses a script's writes as a client's.
         String failure = server.commandLog().failure();
-        if (failure != null && command.has(Command.Flag.WRITE)) {
+        if (failure != null && checked.has(Command.Flag.WRITE)) {
             pushError(lua, Errors.aofFailing(failure));
             return raise ? -1 : 1;
         }
-        if (command.has(Command.Flag.WRITE)) {
+        if (checked.has(Command.Flag.WRITE)) {
             wrote = true;
         }
         ClusterTopology cluster = server.config().cluster();
         if (cluster != null && !callerObeysEverySlot) {
-            String refusal = clusterRefusal(cluster, command, argv);
+            String refusal = clusterRefusal(cluster, checked, argv);
             if (refusal != null) {
                 return fail(lua, refusal, raise);
             }

@@ -45,7 +45,7 @@ final class StreamCommands {
             .add("groups", 3, Set.of(Command.Flag.READONLY), StreamGroupCommands::xinfoGroups,
                     "GROUPS <key>",
                     "    Show the stream consumer groups.")
-            .add("stream", -3, StreamCommands::xinfoStream,
+            .add("stream", -3, Set.of(Command.Flag.READONLY), StreamCommands::xinfoStream,
                     "STREAM <key> [FULL [COUNT <count>]",
                     "    Show information about the stream.")
             .withHelp();

@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.codec.RespReply;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,9 +85,20 @@ final class Subcommands {
         return sub.arityMatches(argv.length) ? null : Errors.wrongArity(sub.name());
     }
 
-    /** A subcommand as Redis names it, e.g. {@code client|setname}; flags and keys live in its COMMAND INFO. */
+    /**
+     * A subcommand as Redis names it, e.g. {@code client|setname}, with the key positions of its
+     * COMMAND INFO (XGROUP CREATE's key is its third argument), which the cluster's slot check reads;
+     * its flags live there too.
+     */
     private Command subcommand(String name, int arity, Set<Command.Flag> flags, CommandHandler handler) {
-        return new Command(container + "|" + name, arity, flags, 0, 0, 0, handler);
+        String fullName = container + "|" + name;
+        List<RespReply> info = CommandDocs.elements(CommandDocs.info(fullName));
+        return new Command(fullName, arity, flags, integer(info.get(3)), integer(info.get(4)), integer(info.get(5)),
+                handler);
+    }
+
+    private static int integer(RespReply reply) {
+        return (int) ((RespReply.Integer) reply).value();
     }
 
     /** HELP's reply: every line added, in order. */

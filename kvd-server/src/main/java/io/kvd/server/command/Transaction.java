@@ -23,7 +23,7 @@ final class Transaction {
             copy[i] = Arrays.copyOf(argv[i], argv[i].length);
         }
         queued.add(new Queued(command, copy));
-        writes |= command.has(Command.Flag.WRITE);
+        writes |= CommandTable.asLookedUp(command, argv).has(Command.Flag.WRITE);
     }
 
     List<Queued> queued() {

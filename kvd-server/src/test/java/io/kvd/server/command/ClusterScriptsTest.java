@@ -56,6 +56,14 @@ class ClusterScriptsTest {
     }
 
     @Test
+    void aSubcommandsKeyMustBeServedHereAndShareTheSlot() {
+        String foreign = "return redis.call('XGROUP', 'CREATE', 'foo', 'g', '$', 'MKSTREAM')";
+        assertThat(kvd.call("EVAL", foreign, "0")).isEqualTo(raised(NON_LOCAL, foreign));
+        String crossSlot = "redis.call('XGROUP', 'CREATE', 'bar', 'g', '$', 'MKSTREAM') return redis.call('XINFO', 'STREAM', 'hello')";
+        assertThat(kvd.call("EVAL", crossSlot, "0")).isEqualTo(raised(CROSS_SLOT, crossSlot));
+    }
+
+    @Test
     void theDeclaredKeysSetTheSlot() {
         String script = "return redis.call('GET', 'hello')";
         assertThat(kvd.call("EVAL", script, "1", "bar")).isEqualTo(raised(CROSS_SLOT, script));

@@ -142,6 +142,48 @@ class ClusterSlotCheckTest {
     }
 
     @Test
+    void subcommandsNamingAKeyOfAnotherNodesSlotAreMoved() {
+        assertThat(kvd.call("XGROUP", "CREATE", "foo", "g", "$", "MKSTREAM")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XGROUP", "CREATECONSUMER", "foo", "g", "c")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XGROUP", "DELCONSUMER", "foo", "g", "c")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XGROUP", "SETID", "foo", "g", "0")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XGROUP", "DESTROY", "foo", "g")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XINFO", "STREAM", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XINFO", "GROUPS", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("XINFO", "CONSUMERS", "foo", "g")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("OBJECT", "ENCODING", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":0\r\n");
+    }
+
+    @Test
+    void subcommandsNamingAKeyOfThisNodeAreServed() {
+        assertThat(kvd.call("XGROUP", "CREATE", "bar", "g", "$", "MKSTREAM")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("XINFO", "GROUPS", "bar")).startsWith("*1\r\n");
+        assertThat(kvd.call("OBJECT", "ENCODING", "bar")).isEqualTo("$6\r\nstream\r\n");
+    }
+
+    @Test
+    void subcommandsWithoutKeysRunOnAnyNode() {
+        assertThat(kvd.call("XGROUP", "HELP")).startsWith("*");
+        assertThat(kvd.call("XINFO", "HELP")).startsWith("*");
+    }
+
+    @Test
+    void aSubcommandsArityAndNameAreCheckedBeforeTheSlot() {
+        assertThat(kvd.call("XGROUP", "CREATE", "foo", "g")).isEqualTo("-ERR wrong number of arguments for 'xgroup|create' command\r\n");
+        assertThat(kvd.call("XINFO", "NOPE", "foo")).isEqualTo("-ERR unknown subcommand 'NOPE'. Try XINFO HELP.\r\n");
+    }
+
+    @Test
+    void execOfQueuedSubcommandsChecksTheirKeys() {
+        kvd.call("MULTI");
+        assertThat(kvd.call("XGROUP", "CREATE", "bar", "g", "$", "MKSTREAM")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("XINFO", "STREAM", "hello")).isEqualTo("+QUEUED\r\n");
+        assertThat(kvd.call("EXEC")).isEqualTo(CROSSSLOT);
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":0\r\n");
+    }
+
+    @Test
     void watchOfAnotherNodesKeyIsMoved() {
         assertThat(kvd.call("WATCH", "foo")).isEqualTo("-MOVED 12182 127.0.0.1:7003\r\n");
     }

@@ -308,6 +308,16 @@ class KeyspaceEventsTest {
     }
 
     @Test
+    void xinfoOfAMissingKeyIsAKeyMissButXgroupCreateIsNot() {
+        kvd.call("CONFIG", "SET", "notify-keyspace-events", "KEm");
+        assertThat(published("XINFO", "STREAM", "m1")).isEqualTo(event("keymiss", "m1"));
+        assertThat(published("XINFO", "GROUPS", "m2")).isEqualTo(event("keymiss", "m2"));
+        assertThat(published("XINFO", "CONSUMERS", "m3", "g")).isEqualTo(event("keymiss", "m3"));
+        assertThat(published("XINFO", "HELP")).isEmpty();
+        assertThat(published("XGROUP", "CREATE", "m4", "g", "$")).isEmpty();
+    }
+
+    @Test
     void aKeyRebuiltUnderItsNameIsNotNew() {
         kvd.call("CONFIG", "SET", "notify-keyspace-events", "KEAn");
         kvd.call("SADD", "ss", "1");

@@ -149,6 +149,25 @@ class ScriptingCommandsTest {
     }
 
     @Test
+    void readOnlyScriptsRefuseWriteSubcommands() {
+        String create = "return redis.call('XGROUP', 'CREATE', KEYS[1], 'g', '$', 'MKSTREAM')";
+        assertThat(kvd.call("EVAL_RO", create, "1", "s"))
+                .isEqualTo("-ERR Write commands are not allowed from read-only scripts." + at(create, 1));
+        assertThat(kvd.call("EXISTS", "s")).isEqualTo(":0\r\n");
+        assertThat(kvd.call("EVAL_RO", "return redis.call('XINFO', 'HELP')[1]", "0"))
+                .isEqualTo("+XINFO <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n");
+    }
+
+    @Test
+    void aFailingAofRefusesAScriptsWriteSubcommands() {
+        kvd.server.commandLog().setFailure("No space left on device");
+        String create = "return redis.call('XGROUP', 'CREATE', 's', 'g', '$', 'MKSTREAM')";
+        assertThat(kvd.call("EVAL", create, "0"))
+                .isEqualTo("-MISCONF Errors writing to the AOF file: No space left on device" + at(create, 1));
+        assertThat(kvd.call("EXISTS", "s")).isEqualTo(":0\r\n");
+    }
+
+    @Test
     void aFailingAofRefusesAScriptsWritesButNotItsReads() {
         kvd.server.commandLog().setFailure("No space left on device");
         String set = "return redis.call('SET', 'k', 'v')";

@@ -36,6 +36,26 @@ class StreamGroupsTest {
     }
 
     @Test
+    void aFailingAofRefusesXgroupWritesButServesXinfoAndHelp() {
+        kvd.server.commandLog().setFailure("No space left on device");
+        String misconf = "-MISCONF Errors writing to the AOF file: No space left on device\r\n";
+        assertThat(kvd.call("XGROUP", "CREATE", "s", "g", "0")).isEqualTo(misconf);
+        assertThat(kvd.call("XGROUP", "DESTROY", "s", "g")).isEqualTo(misconf);
+        assertThat(kvd.call("XINFO", "GROUPS", "s")).isEqualTo("*0\r\n");
+        assertThat(kvd.call("XGROUP", "HELP")).startsWith("*");
+    }
+
+    @Test
+    void execOfAQueuedXgroupWriteIsRefusedWhileTheAofFails() {
+        kvd.call("MULTI");
+        assertThat(kvd.call("XGROUP", "CREATE", "s", "g", "0")).isEqualTo("+QUEUED\r\n");
+        kvd.server.commandLog().setFailure("No space left on device");
+        assertThat(kvd.call("EXEC")).isEqualTo(
+                "-EXECABORT Transaction discarded because of: MISCONF Errors writing to the AOF file: No space left on device\r\n");
+        assertThat(kvd.call("XINFO", "GROUPS", "s")).isEqualTo("*0\r\n");
+    }
+
+    @Test
     void xgroupCreateNeedsTheKeyUnlessMkstreamAndRefusesABusyName() {
         assertThat(kvd.call("XGROUP", "CREATE", "none", "g", "$")).startsWith(
                 "-ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want");
