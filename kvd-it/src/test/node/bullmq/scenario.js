@@ -1,6 +1,7 @@
 // A BullMQ scenario against the server at host:port: plain, bulk, delayed, prioritized, retried,
 // failing and flow jobs, a Worker with concurrency 8, QueueEvents counting what it reads from the
-// events stream, a job scheduler, a second queue trimming the jobs it keeps, and counts at the end.
+// events stream, a queue trimming the jobs it keeps, a job scheduler on a queue of its own (when
+// its iterations are added depends on timing), and counts at the end.
 // Prints one JSON summary whose every field is deterministic, so two servers can be compared by
 // their summaries. Exits 1 when a step fails or a deadline passes, so it never hangs.
 //
@@ -22,7 +23,7 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 const events = { completed: 0, failed: 0, progress: 0, added: 0, delayed: 0, waiting: 0, removed: 0 };
-const workerEvents = { completed: 0, failed: 0, trimmedCompleted: 0 };
+const workerEvents = { completed: 0, failed: 0, trimmedCompleted: 0, ticksCompleted: 0 };
 const progress = () => ({ events, workerEvents });
 
 // What the processor does, by job name. Every result is a function of the job's data, and a
@@ -66,8 +67,10 @@ async function until(condition) {
 async function main() {
     const queue = new Queue('work', { connection });
     const trimmed = new Queue('trimmed', { connection });
-    await queue.obliterate({ force: true });
-    await trimmed.obliterate({ force: true });
+    const ticks = new Queue('ticks', { connection });
+    for (const each of [queue, trimmed, ticks]) {
+        await each.obliterate({ force: true });
+    }
 
     const queueEvents = new QueueEvents('work', { connection });
     for (const name of Object.keys(events)) {
@@ -107,7 +110,7 @@ async function main() {
     });
     jobs.push(flow.job, ...flow.children.map((child) => child.job));
 
-    await queue.upsertJobScheduler('ticker', { every: 100, limit: 3 }, { name: 'tick', data: {} });
+    await ticks.upsertJobScheduler('ticker', { every: 100, limit: 3 }, { name: 'tick', data: {} });
 
     for (let n = 1; n <= 12; n++) {
         await trimmed.add('sum', { a: n, b: 0 }, { removeOnComplete: { count: 5 }, removeOnFail: { count: 1 } });
@@ -120,13 +123,17 @@ async function main() {
     worker.on('error', (error) => console.error('worker error:', error));
     trimmedWorker.on('completed', () => workerEvents.trimmedCompleted++);
     trimmedWorker.on('error', (error) => console.error('trimmed worker error:', error));
+    const ticksWorker = new Worker('ticks', processJob, { connection });
+    ticksWorker.on('completed', () => workerEvents.ticksCompleted++);
+    ticksWorker.on('error', (error) => console.error('ticks worker error:', error));
 
-    // 20 + 30 + 10 + 5 + 4 sums and progress jobs, 3 flaky, 3 children, 1 parent, 3 ticks complete;
-    // 3 broken jobs fail for good.
-    const expectedCompleted = 20 + 30 + 10 + 5 + 4 + 3 + 3 + 1 + 3;
+    // 20 + 30 + 10 + 5 + 4 sums and progress jobs, 3 flaky, 3 children and 1 parent complete; 3
+    // broken jobs fail for good.
+    const expectedCompleted = 20 + 30 + 10 + 5 + 4 + 3 + 3 + 1;
     const expectedFailed = 3;
     await until(() => events.completed >= expectedCompleted && events.failed >= expectedFailed
-        && workerEvents.completed >= expectedCompleted && workerEvents.trimmedCompleted >= 12);
+        && workerEvents.completed >= expectedCompleted && workerEvents.trimmedCompleted >= 12
+        && workerEvents.ticksCompleted >= 3);
 
     const retained = {};
     for (const job of jobs) {
@@ -141,21 +148,24 @@ async function main() {
         counts: await queue.getJobCounts('completed', 'failed', 'delayed', 'wait', 'active', 'prioritized',
             'waiting-children', 'paused'),
         trimmedCounts: await trimmed.getJobCounts('completed', 'failed', 'wait', 'active'),
+        ticksCounts: await ticks.getJobCounts('completed', 'failed', 'delayed', 'wait', 'active'),
         trimmedRetained: (await trimmed.getCompleted()).map((job) => job.returnvalue).sort((a, b) => a - b),
         events,
         workerEvents,
         logs: await queue.getJobLogs(progressJob.id),
-        schedulers: (await queue.getJobSchedulers()).map((scheduler) => ({ key: scheduler.key, every: scheduler.every,
+        schedulers: (await ticks.getJobSchedulers()).map((scheduler) => ({ key: scheduler.key, every: scheduler.every,
             limit: scheduler.limit })),
         retained,
     };
 
     await worker.close();
     await trimmedWorker.close();
+    await ticksWorker.close();
     await queueEvents.close();
     await flowProducer.close();
     await queue.close();
     await trimmed.close();
+    await ticks.close();
     console.log(JSON.stringify(summary, null, 1));
 }
 

@@ -41,7 +41,7 @@ class BullMqTest {
         }
         String onKvd = runScenario(kvd.port());
 
-        assertThat(onRedis).as("the summary on redis-server").contains("\"completed\": 79");
+        assertThat(onRedis).as("the summary on redis-server").contains("\"completed\": 76");
         assertThat(onKvd).isEqualTo(onRedis);
     }
 
