@@ -78,7 +78,7 @@ async function main() {
     }
     await queueEvents.waitUntilReady();
 
-    // Added before the worker starts, so processing order among them follows priority.
+    // Every job is added before the workers start.
     const jobs = [];
     for (let n = 1; n <= 20; n++) {
         jobs.push(await queue.add('sum', { a: n, b: 100 }));
