@@ -207,6 +207,10 @@ final class LuaScripts {
     private final CommandTable commands = new CommandTable();
     /** The client a script's commands run as: its own database (SELECT in a script stays there), never blocking. */
     private final Client scriptClient;
+    private static final byte[] CHUNK_HEAD = Args.bytes("return \"");
+    /** Binary values up to this size are written into one kept buffer; larger ones into their own. */
+    private static final int CHUNK_SCRATCH_MAX = 1 << 20;
+    private ByteBuffer chunkScratch;
     /** Script sha1 (lower-case hex) to its compiled function's reference in the interpreter's registry. */
     private final Map<String, Integer> cache = new HashMap<>();
     /**
@@ -1103,27 +1107,51 @@ final class LuaScripts {
 
     /**
      * A Lua string of exactly these bytes. LuaJava pushes Java strings through modified UTF-8, which
-     * is exact only for bytes 1-127; anything else is loaded as a chunk returning the string with
-     * every byte escaped, a slower path that binary values alone take.
+     * is exact only for bytes 1-127; anything else is loaded as a chunk returning the string, in
+     * which only what Lua's lexer reads otherwise is escaped ({@code \\ " \n \r}, and NUL): a
+     * slower path that binary values alone take (a job queue's msgpack arguments, for one).
      */
     private void pushBytes(Lua lua, byte[] value, int offset, int length) {
+        int escaped = 0;
         boolean plain = true;
-        for (int i = offset; i < offset + length && plain; i++) {
-            plain = value[i] > 0;
+        for (int i = offset; i < offset + length; i++) {
+            byte b = value[i];
+            plain &= b > 0;
+            if (needsEscape(b)) {
+                escaped++;
+            }
         }
         if (plain) {
             lua.push(new String(value, offset, length, StandardCharsets.ISO_8859_1));
             return;
         }
-        ByteBuffer chunk = ByteBuffer.allocateDirect(10 + 4 * length);
-        chunk.put(Args.bytes("return \""));
+        int size = CHUNK_HEAD.length + length + 3 * escaped + 1;
+        ByteBuffer chunk = size <= CHUNK_SCRATCH_MAX ? chunkScratch(size) : ByteBuffer.allocateDirect(size);
+        chunk.put(CHUNK_HEAD);
         for (int i = offset; i < offset + length; i++) {
-            int b = value[i] & 0xFF;
-            chunk.put((byte) '\\').put((byte) ('0' + b / 100)).put((byte) ('0' + b / 10 % 10)).put((byte) ('0' + b % 10));
+            byte b = value[i];
+            if (needsEscape(b)) {
+                // Three digits always: a digit that follows is not read into the escape.
+                chunk.put((byte) '\\').put((byte) ('0' + b / 100)).put((byte) ('0' + b / 10 % 10)).put((byte) ('0' + b % 10));
+            } else {
+                chunk.put(b);
+            }
         }
         chunk.put((byte) '"').flip();
         natives.luaJ_loadbuffer(lua.getPointer(), chunk, chunk.limit(), INTERNAL);
         natives.lua_pcall(lua.getPointer(), 0, 1, 0);
+    }
+
+    private static boolean needsEscape(byte b) {
+        return b == '\\' || b == '"' || b == '\n' || b == '\r' || b == 0;
+    }
+
+    /** The direct buffer binary values' chunks are written in, cleared, grown to {@code size} if smaller. */
+    private ByteBuffer chunkScratch(int size) {
+        if (chunkScratch == null || chunkScratch.capacity() < size) {
+            chunkScratch = ByteBuffer.allocateDirect(Math.max(size, 4096));
+        }
+        return chunkScratch.clear();
     }
 
     /** The bytes of the Lua string at {@code index}. */

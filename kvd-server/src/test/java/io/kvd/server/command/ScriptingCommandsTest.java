@@ -263,6 +263,24 @@ class ScriptingCommandsTest {
                 .isEqualTo("*2\r\n:0\r\n:1\r\n");
     }
 
+    @Test
+    void everyByteValueCrossesIntoTheScriptAndBackExactly() {
+        StringBuilder text = new StringBuilder();
+        for (char c = 0; c < 256; c++) {
+            text.append(c);
+        }
+        // Escapes followed by digits, a quote, a backslash and line ends next to bytes above 127.
+        text.append("\u00001\\0\"2\r\n\u00ff\u0000999");
+        byte[] value = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] expected = new byte[value.length + String.valueOf(value.length).length() + 5];
+        java.nio.ByteBuffer.wrap(expected).put(("$" + value.length + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                .put(value).put("\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(kvd.callRaw("EVAL", "return ARGV[1]", "0", text.toString())).isEqualTo(expected);
+        kvd.call("EVAL", "return redis.call('SET', KEYS[1], ARGV[1])", "1", "k", text.toString());
+        assertThat(kvd.callRaw("GET", "k")).isEqualTo(expected);
+        assertThat(kvd.callRaw("EVAL", "return redis.call('GET', KEYS[1])", "1", "k")).isEqualTo(expected);
+    }
+
     private static String bulk(String value) {
         return "$" + value.length() + "\r\n" + value + "\r\n";
     }
