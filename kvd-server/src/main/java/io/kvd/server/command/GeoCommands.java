@@ -291,8 +291,8 @@ final class GeoCommands {
             sort = Sort.ASC;
         }
         GeoHash.Shape shape = box != null
-                ? new GeoHash.Shape(longitude, latitude, true, 0, box[0], box[1], box[2])
-                : new GeoHash.Shape(longitude, latitude, false, radius[0], 0, 0, radius[1]);
+                ? GeoHash.Shape.box(longitude, latitude, box[0], box[1], box[2])
+                : GeoHash.Shape.circle(longitude, latitude, radius[0], radius[1]);
         List<Point> points = pointsInCells(zset, shape, any ? count : 0);
         if (points.isEmpty() && storeKey == null) {
             client.reply().arrayHeader(0);

@@ -26,9 +26,23 @@ final class GeoHash {
     private GeoHash() {
     }
 
-    /** A search shape: a circle of {@code radius}, or a box of {@code width} by {@code height}, in the unit {@code conversion} meters. */
+    /**
+     * A search shape: a circle of {@code radius}, or a box of {@code width} by {@code height}, in
+     * the unit {@code conversion} meters; with the haversine's {@code a} from which on a point is
+     * past the radius, or past half the width or height (see {@link #beyond}).
+     */
     record Shape(double longitude, double latitude, boolean box, double radius, double width, double height,
-                 double conversion) {
+                 double conversion, double cosLatitude, double beyondRadius, double beyondHalfWidth,
+                 double beyondHalfHeight) {
+        static Shape circle(double longitude, double latitude, double radius, double conversion) {
+            return new Shape(longitude, latitude, false, radius, 0, 0, conversion, Math.cos(degRad(latitude)),
+                    beyond(radius * conversion), 0, 0);
+        }
+
+        static Shape box(double longitude, double latitude, double width, double height, double conversion) {
+            return new Shape(longitude, latitude, true, 0, width, height, conversion, Math.cos(degRad(latitude)), 0,
+                    beyond(width * conversion / 2), beyond(height * conversion / 2));
+        }
     }
 
     /**
@@ -272,14 +286,57 @@ final class GeoHash {
 
     /** The haversine great-circle distance in meters (geohashGetDistance). */
     static double distance(double lon1d, double lat1d, double lon2d, double lat2d) {
+        return meters(haversine(lon1d, lat1d, Math.cos(degRad(lat1d)), lon2d, lat2d));
+    }
+
+    /**
+     * The haversine's {@code a}, the square of half the chord between two points, as Redis computes
+     * it, with the first point's latitude's cosine given: a search computes its centre's once.
+     */
+    private static double haversine(double lon1d, double lat1d, double cosLat1, double lon2d, double lat2d) {
         double lat1r = degRad(lat1d);
         double lon1r = degRad(lon1d);
         double lat2r = degRad(lat2d);
         double lon2r = degRad(lon2d);
         double u = Math.sin((lat2r - lat1r) / 2);
         double v = Math.sin((lon2r - lon1r) / 2);
-        return 2.0 * EARTH_RADIUS_IN_METERS
-                * CorrectlyRoundedMath.asin(Math.sqrt(u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v));
+        return u * u + cosLat1 * Math.cos(lat2r) * v * v;
+    }
+
+    /** The same for two points of one latitude: u is sin(0), both cosines are one. */
+    private static double haversineAlongParallel(double lon1d, double lon2d, double latd) {
+        double cos = Math.cos(degRad(latd));
+        double v = Math.sin((degRad(lon2d) - degRad(lon1d)) / 2);
+        return 0.0 + cos * cos * v * v;
+    }
+
+    /** The same for two points of one longitude: v is sin(0), so the cosines' term is +0. */
+    private static double haversineAlongMeridian(double lat1d, double lat2d) {
+        double u = Math.sin((degRad(lat2d) - degRad(lat1d)) / 2);
+        return u * u;
+    }
+
+    /** The distance of a haversine's {@code a}: the step that costs most (asin), and that never decreases with a. */
+    private static double meters(double a) {
+        return 2.0 * EARTH_RADIUS_IN_METERS * CorrectlyRoundedMath.asin(Math.sqrt(a));
+    }
+
+    /**
+     * An {@code a} whose distance is past {@code meters}. Since sqrt, asin and the product never
+     * decrease, every point at or beyond it is past too and needs no asin; a point below it gets
+     * its distance as before, so searches answer exactly the same, faster (most points read from
+     * the nine cells are outside). Infinite when no distance on earth is past {@code meters}.
+     */
+    static double beyond(double meters) {
+        if (!(meters < meters(1.0))) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double half = Math.sin(meters / (2.0 * EARTH_RADIUS_IN_METERS));
+        double a = half * half;
+        while (meters(a) <= meters) {
+            a = Math.nextUp(a * (1 + 0x1p-40));
+        }
+        return a;
     }
 
     /**
@@ -288,15 +345,24 @@ final class GeoHash {
      */
     static double distanceIfWithin(Shape shape, double longitude, double latitude) {
         if (!shape.box()) {
-            double distance = distance(shape.longitude(), shape.latitude(), longitude, latitude);
+            double a = haversine(shape.longitude(), shape.latitude(), shape.cosLatitude(), longitude, latitude);
+            if (a >= shape.beyondRadius()) {
+                return Double.NaN;
+            }
+            double distance = meters(a);
             return distance > shape.radius() * shape.conversion() ? Double.NaN : distance;
         }
-        double lonDistance = distance(longitude, latitude, shape.longitude(), latitude);
-        double latDistance = distance(longitude, latitude, longitude, shape.latitude());
-        if (lonDistance > shape.width() * shape.conversion() / 2 || latDistance > shape.height() * shape.conversion() / 2) {
+        double lonA = haversineAlongParallel(longitude, shape.longitude(), latitude);
+        if (lonA >= shape.beyondHalfWidth()) {
             return Double.NaN;
         }
-        return distance(shape.longitude(), shape.latitude(), longitude, latitude);
+        double latA = haversineAlongMeridian(latitude, shape.latitude());
+        if (latA >= shape.beyondHalfHeight()
+                || meters(lonA) > shape.width() * shape.conversion() / 2
+                || meters(latA) > shape.height() * shape.conversion() / 2) {
+            return Double.NaN;
+        }
+        return meters(haversine(shape.longitude(), shape.latitude(), shape.cosLatitude(), longitude, latitude));
     }
 
     private static double degRad(double angle) {
