@@ -48,8 +48,11 @@ final class HyperLogLog {
     /** Where the string starts in {@link #bytes}. */
     private int start;
     private int length;
-    /** The opcodes replacing a split one (at most XZERO-VAL-XZERO), reused across one command's edits. */
-    private final byte[] sequence = new byte[5];
+    /**
+     * The opcodes replacing a split one (at most XZERO-VAL-XZERO), reused across one command's
+     * edits; made at the first split, so a view that splits nothing allocates only itself.
+     */
+    private byte[] sequence;
 
     private HyperLogLog(byte[] bytes, int start, int length) {
         this.bytes = bytes;
@@ -155,21 +158,29 @@ final class HyperLogLog {
         return h;
     }
 
+    /** The hash of an element, which picks its register and the run of zeros it offers. */
+    static long hash(byte[] element) {
+        return murmurHash64A(element, 0, element.length);
+    }
+
     /**
      * Redis's hllAdd: raises the register the element hashes to if its run of zeros is longer.
      * 1 if a register changed, 0 if not, -1 for a corrupted sparse form.
      */
     int add(byte[] element, long sparseMaxBytes) {
-        long hash = murmurHash64A(element, 0, element.length);
+        return addHashed(hash(element), sparseMaxBytes);
+    }
+
+    /** {@link #add} of an element by its {@link #hash}. */
+    int addHashed(long hash, long sparseMaxBytes) {
         return set(index(hash), runLength(hash), sparseMaxBytes);
     }
 
     /**
-     * True if adding the element would change the HLL (or find it corrupted), read without
-     * writing: PFADD's look before it copies the string.
+     * True if adding the element of this {@link #hash} would change the HLL (or find it
+     * corrupted), read without writing: PFADD's look before it writes.
      */
-    boolean wouldChange(byte[] element) {
-        long hash = murmurHash64A(element, 0, element.length);
+    boolean wouldChange(long hash) {
         int index = index(hash);
         int current = encoding() == DENSE ? denseGet(bytes, start + HEADER_SIZE, index) : sparseGet(index);
         return runLength(hash) > current;
@@ -364,6 +375,9 @@ final class HyperLogLog {
         }
         if (!updated) {
             // Step 2: the general case, the opcode split in up to three (XZERO-VAL-XZERO, 5 bytes).
+            if (sequence == null) {
+                sequence = new byte[5];
+            }
             int n = 0;
             int last = first + span - 1;
             if (zero || xzero) {

@@ -25,24 +25,17 @@ final class HyperLogLogCommands {
     /** PFADD key [element [element ...]] */
     static void pfadd(Client client, byte[][] argv) {
         Keyspace keyspace = client.keyspace();
-        // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied or written.
         HyperLogLog stored = view(keyspace.read(argv[1]));
+        if (stored != null && stored.encoding() == HyperLogLog.DENSE) {
+            client.reply().integer(addToDense(client, argv, stored) ? 1 : 0);
+            return;
+        }
+        // Most PFADDs to a well-filled HLL change no register: found so, nothing is copied or written.
         if (stored != null && !changesAny(stored, argv)) {
             client.reply().integer(0);
             return;
         }
         long sparseMaxBytes = keyspace.limits().hllSparseMaxBytes();
-        // A dense HLL keeps its size, so its registers are raised where they are stored.
-        if (stored != null && stored.encoding() == HyperLogLog.DENSE) {
-            HyperLogLog edited = view(keyspace.editString(argv[1], HyperLogLog.DENSE_SIZE));
-            for (int j = 2; j < argv.length; j++) {
-                edited.add(argv[j], sparseMaxBytes);
-            }
-            edited.invalidateCache();
-            client.events().notify(STRING, "pfadd", argv[1], client.db());
-            client.reply().integer(1);
-            return;
-        }
         byte[] value = keyspace.get(argv[1]);
         // As Redis: creating the key is an update even with no element.
         boolean updated = value == null;
@@ -60,6 +53,32 @@ final class HyperLogLogCommands {
             client.events().notify(STRING, "pfadd", argv[1], client.db());
         }
         client.reply().integer(updated ? 1 : 0);
+    }
+
+    /**
+     * PFADD's elements into the dense HLL {@code stored} (read where it is stored), hashing each
+     * once: a dense HLL keeps its size, so its registers are raised in place, the string opened
+     * for editing only at the first register that rises (most PFADDs to a well-filled HLL raise
+     * none, and write nothing). True if one rose.
+     */
+    private static boolean addToDense(Client client, byte[][] argv, HyperLogLog stored) {
+        HyperLogLog edited = null;
+        for (int j = 2; j < argv.length; j++) {
+            long hash = HyperLogLog.hash(argv[j]);
+            if (edited == null) {
+                if (!stored.wouldChange(hash)) {
+                    continue;
+                }
+                edited = view(client.keyspace().editString(argv[1], HyperLogLog.DENSE_SIZE));
+            }
+            edited.addHashed(hash, client.keyspace().limits().hllSparseMaxBytes());
+        }
+        if (edited == null) {
+            return false;
+        }
+        edited.invalidateCache();
+        client.events().notify(STRING, "pfadd", argv[1], client.db());
+        return true;
     }
 
     /** PFCOUNT key [key ...] */
@@ -239,7 +258,7 @@ final class HyperLogLogCommands {
     /** True if adding one of the elements would change the HLL (or find it corrupted). */
     private static boolean changesAny(HyperLogLog hll, byte[][] argv) {
         for (int j = 2; j < argv.length; j++) {
-            if (hll.wouldChange(argv[j])) {
+            if (hll.wouldChange(HyperLogLog.hash(argv[j]))) {
                 return true;
             }
         }

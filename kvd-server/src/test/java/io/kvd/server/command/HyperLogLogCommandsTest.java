@@ -169,6 +169,16 @@ class HyperLogLogCommandsTest {
     }
 
     @Test
+    void pfaddToADenseHllRaisesTheElementsAfterOnesThatRaiseNothing() {
+        kvd.call("PFADD", "inPlace", "a", "b");
+        kvd.call("PFDEBUG", "TODENSE", "inPlace");
+        assertThat(kvd.call("PFADD", "inPlace", "a", "b", "c", "d")).isEqualTo(integer(1));
+        kvd.call("PFADD", "copied", "a", "b", "c", "d");
+        kvd.call("PFDEBUG", "TODENSE", "copied");
+        assertThat(hex("inPlace")).isEqualTo(hex("copied"));
+    }
+
+    @Test
     void pfaddToADenseHllInvalidatesAWatch() {
         kvd.call("PFADD", "h", "a");
         kvd.call("PFDEBUG", "TODENSE", "h");
