@@ -1,15 +1,19 @@
 # Sourced by the benchmark scripts: a fresh kvd (the README's command) or redis-server on a random
-# port nothing answers on, with no persistence, and its stop.
+# port nothing listens on, with no persistence, and its stop.
 #   start_server kvd|redis DIR [extra options...]   sets $port (and $pid for kvd); waits for PING
 #   stop_server kvd|redis
 # KVD_JVM_OPTIONS replaces kvd's JVM flags (default @config/jvm.options; empty for the plain jar).
+
+# True if something listens on the port: a server there would be measured instead, or block the bind.
+port_in_use() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
 
 start_server() {
     local server=$1 dir=$2
     shift 2
     port=$((25000 + RANDOM % 10000))
-    # A port some other server already answers on would measure that one.
-    while redis-cli -p $port ping >/dev/null 2>&1; do port=$((25000 + RANDOM % 10000)); done
+    while port_in_use $port; do port=$((25000 + RANDOM % 10000)); done
     if [ "$server" = kvd ]; then
         java ${KVD_JVM_OPTIONS-@config/jvm.options} -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
             --dir "$dir" --loglevel warning "$@" >/dev/null 2>&1 &
@@ -17,7 +21,14 @@ start_server() {
     else
         redis-server --port $port --save '' --appendonly no --daemonize yes --logfile "$dir/redis.log" "$@"
     fi
-    until redis-cli -p $port ping >/dev/null 2>&1; do sleep 0.2; done
+    local deadline=$((SECONDS + 60))
+    until redis-cli -p $port ping >/dev/null 2>&1; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "$server did not answer on port $port within 60 s" >&2
+            return 1
+        fi
+        sleep 0.2
+    done
 }
 
 stop_server() {
