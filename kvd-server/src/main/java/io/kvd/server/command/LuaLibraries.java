@@ -84,7 +84,7 @@ final class LuaLibraries {
     /**
      * Copies the library table at {@code from} into the table at {@code to}, each function behind a
      * Java entry; the functions named in the table at {@code spreads} (nil for none) return their
-     * results as (count, table).
+     * results after their count (see {@link #spreadingEntry}).
      */
     private static void copyThroughJava(Lua lua, Lua51Natives natives, int from, int spreads, int to) {
         lua.pushNil();
@@ -122,17 +122,24 @@ final class LuaLibraries {
         };
     }
 
-    /** As {@link #entry}, for a function returning (count, values): the values become the results. */
+    /**
+     * As {@link #entry}, for a function returning its values after their count, or as (-count,
+     * table) when there are more than a Lua function can return: the values become the results.
+     */
     private static JFunction spreadingEntry(Lua51Natives natives, int ref) {
         return l -> {
             int arguments = l.getTop();
             l.refGet(ref);
             l.insert(1);
-            if (natives.lua_pcall(l.getPointer(), arguments, 2, 0) != 0) {
+            if (natives.lua_pcall(l.getPointer(), arguments, LUA_MULTRET, 0) != 0) {
                 return -1;
             }
             int count = (int) l.toNumber(1);
             l.remove(1);
+            if (count >= 0) {
+                return count;
+            }
+            count = -count;
             l.checkStack(count);
             for (int i = 1; i <= count; i++) {
                 l.rawGetI(1, i);

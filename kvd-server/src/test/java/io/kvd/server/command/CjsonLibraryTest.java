@@ -22,6 +22,29 @@ class CjsonLibraryTest {
                 .isEqualTo("$60\r\n[0.33333333333333,1e+15,1e+100,-0,1.2345678901235e+17,0.1,5]\r\n");
     }
 
+    /** An object's member values are read whole: a number's fraction, exponent and every digit. */
+    @Test
+    void decodeReadsObjectMemberNumbersWhole() {
+        assertThat(lua.eval("local t = cjson.decode('{\"a\":-165864.38357652,\"b\":12,\"c\":1e5,\"d\":-7}')"
+                + " return tostring(t.a) .. ' ' .. t.b .. ' ' .. t.c .. ' ' .. t.d"))
+                .isEqualTo("$29\r\n-165864.38357652 12 100000 -7\r\n");
+    }
+
+    /**
+     * A second encoding of the same keys and numbers, whose texts encode remembers, is the first's;
+     * 0 and -0.0 (one table key) keep their own; a large output's parts do not reach the next.
+     */
+    @Test
+    void encodeRepeatsItselfAcrossCalls() {
+        String script = "return cjson.encode({['a/b']=1.5, c={12345, 'x'}})";
+        assertThat(lua.eval(script)).isEqualTo("$28\r\n{\"a\\/b\":1.5,\"c\":[12345,\"x\"]}\r\n");
+        assertThat(lua.eval(script)).isEqualTo("$28\r\n{\"a\\/b\":1.5,\"c\":[12345,\"x\"]}\r\n");
+        assertThat(lua.eval("return cjson.encode({-0.0})")).isEqualTo("$4\r\n[-0]\r\n");
+        assertThat(lua.eval("return cjson.encode({0})")).isEqualTo("$3\r\n[0]\r\n");
+        assertThat(lua.eval("local t = {} for i = 1, 300 do t[i] = i end cjson.encode(t) return cjson.encode({1, 2})"))
+                .isEqualTo("$5\r\n[1,2]\r\n");
+    }
+
     /** char2escape: a slash is escaped, other control bytes as u00XX escapes, bytes from 128 as they are. */
     @Test
     void encodeEscapesControlCharactersQuotesAndSlash() {

@@ -89,6 +89,15 @@ class CmsgpackLibraryTest {
                 .isEqualTo(":7999\r\n");
     }
 
+    /** Up to 200 values come back from Lua directly, past that through a table the Java entry spreads. */
+    @Test
+    void unpackReturnsEveryValueEitherSideOfTheDirectReturnLimit() {
+        assertThat(lua.eval("local t = {cmsgpack.unpack(string.rep('\\1', 199) .. '\\2')}"
+                + " local u = {cmsgpack.unpack(string.rep('\\1', 200) .. '\\2')}"
+                + " return {#t, t[200], #u, u[201], select('#', cmsgpack.unpack_limit(string.rep('\\1', 300), 200))}"))
+                .isEqualTo("*5\r\n:200\r\n:2\r\n:201\r\n:2\r\n:201\r\n");
+    }
+
     /** The offset after the values, -1 at the end of the input. */
     @Test
     void unpackOneAndLimitReturnTheNextOffsetFirst() {
