@@ -174,7 +174,7 @@ class BusyScriptDifferentialTest {
     }
 
     /** PING until it is answered -BUSY: the script started, and passed the threshold. */
-    private static void awaitBusy(RespConnection connection) {
+    static void awaitBusy(RespConnection connection) {
         Poll.until(DEADLINE, "a -BUSY reply", () -> {
             try {
                 return connection.call("PING").startsWith("-BUSY") ? true : null;
@@ -195,7 +195,7 @@ class BusyScriptDifferentialTest {
         });
     }
 
-    private static boolean isClosed(RespConnection connection) {
+    static boolean isClosed(RespConnection connection) {
         try {
             return connection.isClosedByServer();
         } catch (IOException e) {

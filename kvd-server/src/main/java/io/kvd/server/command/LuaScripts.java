@@ -550,6 +550,7 @@ final class LuaScripts {
         if (wrap) {
             log.beginTransaction();
         }
+        int heldBefore = log.heldCount();
         try {
             if (natives.lua_pcall(lua.getPointer(), args, 1, handler) != 0) {
                 replyError(lua, caller.reply(), name);
@@ -564,6 +565,10 @@ final class LuaScripts {
                 server.busyScript(null);
             }
             lua.setTop(0);
+            // As Redis, which exits before it propagates: SHUTDOWN NOSAVE under a script drops its writes.
+            if (server.shutdownRequested()) {
+                log.dropHeldSince(heldBefore);
+            }
             if (wrap) {
                 log.endTransaction();
             }
