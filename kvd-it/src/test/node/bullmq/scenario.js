@@ -72,7 +72,9 @@ async function main() {
         await each.obliterate({ force: true });
     }
 
-    const queueEvents = new QueueEvents('work', { connection });
+    // From the start of the (obliterated, so empty) events stream: with '$', the default, the
+    // first adds could come before QueueEvents' first XREAD and go unseen.
+    const queueEvents = new QueueEvents('work', { connection, lastEventId: '0-0' });
     for (const name of Object.keys(events)) {
         queueEvents.on(name, () => events[name]++);
     }
