@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
- * COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
+ * COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | GETKEYS command [arg ...] | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
  * kvd's table, described with Redis's own replies ({@link CommandDocs}).
  */
 final class CommandCommand {
@@ -31,6 +31,9 @@ final class CommandCommand {
                     "    Return documentation details about multiple Redis commands.",
                     "    If no command names are given, documentation details for all",
                     "    commands are returned.")
+            .add("getkeys", -4, CommandCommand::getkeys,
+                    "GETKEYS <full-command>",
+                    "    Return the keys from a full Redis command.")
             .withHelp();
 
     private CommandCommand() {
@@ -43,6 +46,13 @@ final class CommandCommand {
         } else {
             SUBCOMMANDS.dispatch(client, argv);
         }
+    }
+
+    /** COMMAND GETKEYS command [arg ...]: the keys of a full command. */
+    private static void getkeys(Client client, byte[][] argv) {
+        List<byte[]> keys = CommandTable.keysOf(java.util.Arrays.copyOfRange(argv, 2, argv.length));
+        client.reply().arrayHeader(keys.size());
+        keys.forEach(client.reply()::bulk);
     }
 
     private static void count(Client client, byte[][] argv) {

@@ -604,6 +604,42 @@ public final class CommandTable {
     }
 
     /**
+     * COMMAND GETKEYS's answer for a full command (Redis's getKeysSubcommandImpl): the keys the
+     * slot check reads, found as it finds them, or Redis's error for a command it cannot take.
+     */
+    static List<byte[]> keysOf(byte[][] request) {
+        Command command = ALL.stream().filter(c -> Args.is(request[0], c.name())).findFirst().orElse(null);
+        Subcommands subcommands = command == null ? null : CONTAINERS.get(command.name());
+        if (subcommands != null) {
+            command = request.length < 2 ? null : subcommands.lookup(request);
+        }
+        if (command == null) {
+            throw new CommandError("ERR Invalid command specified");
+        }
+        if (command.movableKeys() == null && command.firstKey() <= 0) {
+            throw new CommandError("ERR The command has no key arguments");
+        }
+        if (!command.arityMatches(request.length)) {
+            throw new CommandError("ERR Invalid number of arguments specified for command");
+        }
+        int[] positions;
+        if (command.movableKeys() != null) {
+            positions = command.movableKeys().positions(request);
+            if (positions.length == 0 && !command.has(NO_MANDATORY_KEYS)) {
+                throw new CommandError("ERR Invalid arguments specified for command");
+            }
+        } else {
+            positions = range(command.firstKey(),
+                    command.lastKey() < 0 ? request.length + command.lastKey() : command.lastKey(), command.step());
+        }
+        List<byte[]> keys = new ArrayList<>();
+        for (int position : positions) {
+            keys.add(request[position]);
+        }
+        return keys;
+    }
+
+    /**
      * The command whose flags and keys the checks before running read: a container's subcommand
      * (XGROUP CREATE is a write naming a key, XGROUP HELP neither), as Redis's lookupCommand finds
      * it, or the command itself. An unknown subcommand or a wrong argument count is refused when
