@@ -474,10 +474,7 @@ public final class CommandTable {
                 if (!reader.has(READONLY)) {
                     return;
                 }
-                positions = reader.movableKeys() != null ? reader.movableKeys().positions(argv)
-                        : reader.firstKey() > 0 ? range(reader.firstKey(),
-                        reader.lastKey() < 0 ? argv.length + reader.lastKey() : reader.lastKey(), reader.step())
-                        : new int[0];
+                positions = keyPositions(reader, argv);
             }
         }
         for (int position : positions) {
@@ -573,16 +570,8 @@ public final class CommandTable {
         List<byte[]> keys = new ArrayList<>();
         for (Transaction.Queued queued : transaction.queued()) {
             byte[][] argv = queued.argv();
-            Command command = asLookedUp(queued.command(), argv);
-            if (command.movableKeys() != null) {
-                for (int position : command.movableKeys().positions(argv)) {
-                    keys.add(argv[position]);
-                }
-            } else if (command.firstKey() > 0) {
-                int last = command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey();
-                for (int i = command.firstKey(); i <= last; i += command.step()) {
-                    keys.add(argv[i]);
-                }
+            for (int position : keyPositions(asLookedUp(queued.command(), argv), argv)) {
+                keys.add(argv[position]);
             }
         }
         return keys.isEmpty() ? null : cluster.redirection(keys.toArray(new byte[0][]), 0, -1, 1);
@@ -622,21 +611,25 @@ public final class CommandTable {
         if (!command.arityMatches(request.length)) {
             throw new CommandError("ERR Invalid number of arguments specified for command");
         }
-        int[] positions;
-        if (command.movableKeys() != null) {
-            positions = command.movableKeys().positions(request);
-            if (positions.length == 0 && !command.has(NO_MANDATORY_KEYS)) {
-                throw new CommandError("ERR Invalid arguments specified for command");
-            }
-        } else {
-            positions = range(command.firstKey(),
-                    command.lastKey() < 0 ? request.length + command.lastKey() : command.lastKey(), command.step());
+        int[] positions = keyPositions(command, request);
+        if (positions.length == 0 && command.movableKeys() != null && !command.has(NO_MANDATORY_KEYS)) {
+            throw new CommandError("ERR Invalid arguments specified for command");
         }
         List<byte[]> keys = new ArrayList<>();
         for (int position : positions) {
             keys.add(request[position]);
         }
         return keys;
+    }
+
+    /** Where a request's keys are: its command's key finder's positions, or COMMAND INFO's first, last and step. */
+    private static int[] keyPositions(Command command, byte[][] argv) {
+        if (command.movableKeys() != null) {
+            return command.movableKeys().positions(argv);
+        }
+        return command.firstKey() > 0 ? range(command.firstKey(),
+                command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey(), command.step())
+                : new int[0];
     }
 
     /**

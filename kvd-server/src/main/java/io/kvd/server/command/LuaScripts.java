@@ -789,7 +789,7 @@ final class LuaScripts {
             }
         }
         CommandLog log = server.commandLog();
-        int held = log.heldCount();
+        int held = logsWrites ? 0 : log.heldCount();
         CommandTable.run(scriptClient, command, argv);
         if (!logsWrites) {
             log.dropHeldSince(held);

@@ -15,10 +15,8 @@ class GeoHashTest {
         System.out.println("GeoHashTest seed " + SEED);
         SplittableRandom random = new SplittableRandom(SEED);
         for (int i = 0; i < 200_000; i++) {
-            double lon = random.nextDouble(-180, 180);
-            double lat = random.nextDouble(-85, 85);
-            double pointLon = lon + random.nextDouble(-2, 2);
-            double pointLat = Math.max(-85, Math.min(85, lat + random.nextDouble(-2, 2)));
+            Draw d = Draw.next(random);
+            double lon = d.lon(), lat = d.lat(), pointLon = d.pointLon(), pointLat = d.pointLat();
             double distance = GeoHash.distance(lon, lat, pointLon, pointLat);
             // Radii on the point's own distance and a step either side, where a wrong shortcut would show.
             double radius = switch (i % 4) {
@@ -40,10 +38,8 @@ class GeoHashTest {
     void aBoxKeepsExactlyThePointsWithinHalfItsWidthAndHeight() {
         SplittableRandom random = new SplittableRandom(SEED);
         for (int i = 0; i < 200_000; i++) {
-            double lon = random.nextDouble(-180, 180);
-            double lat = random.nextDouble(-85, 85);
-            double pointLon = lon + random.nextDouble(-2, 2);
-            double pointLat = Math.max(-85, Math.min(85, lat + random.nextDouble(-2, 2)));
+            Draw d = Draw.next(random);
+            double lon = d.lon(), lat = d.lat(), pointLon = d.pointLon(), pointLat = d.pointLat();
             double lonDistance = GeoHash.distance(pointLon, pointLat, lon, pointLat);
             double latDistance = GeoHash.distance(pointLon, pointLat, pointLon, lat);
             double width = i % 3 == 0 ? 2 * lonDistance : random.nextDouble(0, 400_000);
@@ -54,6 +50,16 @@ class GeoHashTest {
             assertThat((Double) GeoHash.distanceIfWithin(box, pointLon, pointLat))
                     .as("seed %d, draw %d: box at %s,%s %s by %s, point %s,%s", SEED, i, lon, lat, width, height, pointLon, pointLat)
                     .isEqualTo((Double) expected);
+        }
+    }
+
+    /** A centre anywhere but the poles and a point within two degrees of it. */
+    private record Draw(double lon, double lat, double pointLon, double pointLat) {
+        static Draw next(SplittableRandom random) {
+            double lon = random.nextDouble(-180, 180);
+            double lat = random.nextDouble(-85, 85);
+            return new Draw(lon, lat, lon + random.nextDouble(-2, 2),
+                    Math.max(-85, Math.min(85, lat + random.nextDouble(-2, 2))));
         }
     }
 
