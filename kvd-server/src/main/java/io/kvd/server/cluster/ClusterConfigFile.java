@@ -1,7 +1,6 @@
 package io.kvd.server.cluster;
 
 import io.kvd.codec.KeySlot;
-import io.kvd.server.config.ConfigException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,19 +52,19 @@ public final class ClusterConfigFile {
      *
      * @param port     this server's port
      * @param ownHosts the addresses this server is known by (cluster-announce-ip, else bind)
-     * @throws ConfigException naming the file and line of the first problem
+     * @throws ClusterConfigException naming the file and line of the first problem
      */
-    public static ClusterTopology read(Path file, int port, List<String> ownHosts) throws ConfigException {
+    public static ClusterTopology read(Path file, int port, List<String> ownHosts) throws ClusterConfigException {
         try {
             return parse(file.toString(), Files.readAllLines(file, StandardCharsets.UTF_8), port, ownHosts);
         } catch (IOException e) {
-            throw new ConfigException(file + ": cannot read the cluster config file: " + e.getMessage());
+            throw new ClusterConfigException(file + ": cannot read the cluster config file: " + e.getMessage());
         }
     }
 
     /** {@link #read} of lines already read; {@code file} names them in errors. */
     static ClusterTopology parse(String file, List<String> lines, int port, List<String> ownHosts)
-            throws ConfigException {
+            throws ClusterConfigException {
         ClusterConfigFile parsed = new ClusterConfigFile(file);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
@@ -77,7 +76,7 @@ public final class ClusterConfigFile {
         return new ClusterTopology(parsed.nodes, parsed.myself(port, ownHosts), parsed.owners);
     }
 
-    private void node(int line, String[] words) throws ConfigException {
+    private void node(int line, String[] words) throws ClusterConfigException {
         if (words.length < 3 || !words[0].equals("node")) {
             throw error(line, "expected " + NODE_LINE);
         }
@@ -96,7 +95,7 @@ public final class ClusterConfigFile {
         nodes.add(node);
     }
 
-    private String nodeId(int line, String word) throws ConfigException {
+    private String nodeId(int line, String word) throws ClusterConfigException {
         if (HEX_ID.matcher(word).matches()) {
             return word.toLowerCase(Locale.ROOT);
         }
@@ -111,14 +110,14 @@ public final class ClusterConfigFile {
         }
     }
 
-    private void requireUnused(Map<String, Integer> used, String key, int line, String what) throws ConfigException {
+    private void requireUnused(Map<String, Integer> used, String key, int line, String what) throws ClusterConfigException {
         Integer earlier = used.putIfAbsent(key, line);
         if (earlier != null) {
             throw error(line, what + " is already used at line " + earlier);
         }
     }
 
-    private void assign(int line, String range, ClusterNode node) throws ConfigException {
+    private void assign(int line, String range, ClusterNode node) throws ClusterConfigException {
         int dash = range.indexOf('-');
         int first = slotNumber(dash < 0 ? range : range.substring(0, dash));
         int last = dash < 0 ? first : slotNumber(range.substring(dash + 1));
@@ -135,7 +134,7 @@ public final class ClusterConfigFile {
         }
     }
 
-    private void requireEverySlotAssigned() throws ConfigException {
+    private void requireEverySlotAssigned() throws ClusterConfigException {
         List<String> missing = new ArrayList<>();
         for (int slot = 0; slot < KeySlot.SLOTS; slot++) {
             if (owners[slot] == null) {
@@ -147,22 +146,22 @@ public final class ClusterConfigFile {
             }
         }
         if (!missing.isEmpty()) {
-            throw new ConfigException(file + ": slots " + String.join(" ", missing) + " are not assigned to any node");
+            throw new ClusterConfigException(file + ": slots " + String.join(" ", missing) + " are not assigned to any node");
         }
     }
 
-    private ClusterNode myself(int port, List<String> ownHosts) throws ConfigException {
+    private ClusterNode myself(int port, List<String> ownHosts) throws ClusterConfigException {
         for (ClusterNode node : nodes) {
             if (node.port() == port && ownHosts.contains(node.host())) {
                 return node;
             }
         }
-        throw new ConfigException(file + ": no node is this server (port " + port + " on " + String.join(" or ", ownHosts)
+        throw new ClusterConfigException(file + ": no node is this server (port " + port + " on " + String.join(" or ", ownHosts)
                 + "); set cluster-announce-ip to this server's address as the file names it");
     }
 
-    private ConfigException error(int line, String message) {
-        return new ConfigException(file + ":" + line + ": " + message);
+    private ClusterConfigException error(int line, String message) {
+        return new ClusterConfigException(file + ":" + line + ": " + message);
     }
 
     /** The port, or -1 unless it is 1..65535. */

@@ -1,5 +1,6 @@
 package io.kvd.server.config;
 
+import io.kvd.server.cluster.ClusterConfigException;
 import io.kvd.server.cluster.ClusterConfigFile;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.store.EncodingLimits;
@@ -410,7 +411,11 @@ public final class Config {
         } else {
             bind().forEach(address -> ownHosts.add(address.startsWith("-") ? address.substring(1) : address));
         }
-        return ClusterConfigFile.read(Path.of(file), port(), ownHosts);
+        try {
+            return ClusterConfigFile.read(Path.of(file), port(), ownHosts);
+        } catch (ClusterConfigException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private void parseHotValues() {

@@ -1,6 +1,5 @@
 package io.kvd.server.cluster;
 
-import io.kvd.server.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +18,7 @@ class ClusterConfigFileTest {
             "node b 127.0.0.1:7002 5461-10922",
             "node c 127.0.0.1:7003 10923-16383");
 
-    private static ClusterTopology parse(List<String> lines, int port) throws ConfigException {
+    private static ClusterTopology parse(List<String> lines, int port) throws ClusterConfigException {
         return ClusterConfigFile.parse(FILE, lines, port, LOOPBACK);
     }
 
@@ -90,7 +89,7 @@ class ClusterConfigFileTest {
     @Test
     void aSlotAssignedTwiceNamesBothLines() {
         assertThatThrownBy(() -> parse(withLine("node d 127.0.0.1:7004 5000-5001"), 7001))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ClusterConfigException.class)
                 .hasMessage("cluster.conf:4: slot 5000 is already assigned at line 1");
     }
 
