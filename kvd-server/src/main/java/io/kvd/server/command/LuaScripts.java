@@ -229,6 +229,9 @@ final class LuaScripts {
     private Lua51Natives natives;
     private int sandboxRef;
     private int errorHandlerRef;
+    /** The names KEYS and ARGV as Lua strings: got from the registry, cheaper than pushing them from Java at every run. */
+    private int keysNameRef;
+    private int argvNameRef;
     private int libraryEnvironmentRef;
     /** The functions the library loading registers; null unless a library loads. */
     private List<RegisteredFunction> registering;
@@ -477,8 +480,8 @@ final class LuaScripts {
         // Run, an EVAL-loaded script becomes the last to evict.
         loadedByEval.get(sha);
         Lua lua = interpreter();
-        setGlobalArray(lua, "KEYS", argv, 3, 3 + numkeys);
-        setGlobalArray(lua, "ARGV", argv, 3 + numkeys, argv.length);
+        setGlobalArray(lua, keysNameRef, argv, 3, 3 + numkeys);
+        setGlobalArray(lua, argvNameRef, argv, 3 + numkeys, argv.length);
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
         allowCrossSlot = flags != null && (flags & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
@@ -665,6 +668,10 @@ final class LuaScripts {
         lua.push("__kvd_arm");
         lua.pushNil();
         lua.rawSet(GLOBALS);
+        lua.push("KEYS");
+        this.keysNameRef = lua.ref();
+        lua.push("ARGV");
+        this.argvNameRef = lua.ref();
         this.natives = (Lua51Natives) lua.getLuaNatives();
         this.lua = lua;
         return lua;
@@ -676,8 +683,8 @@ final class LuaScripts {
     }
 
     /** KEYS or ARGV, set raw: the globals are read-only to scripts. */
-    private void setGlobalArray(Lua lua, String name, byte[][] argv, int from, int to) {
-        lua.push(name);
+    private void setGlobalArray(Lua lua, int nameRef, byte[][] argv, int from, int to) {
+        lua.refGet(nameRef);
         pushArray(lua, argv, from, to);
         lua.rawSet(GLOBALS);
     }
@@ -1055,7 +1062,7 @@ final class LuaScripts {
     private void pushReply(Lua lua, ByteBuf in) {
         byte type = in.readByte();
         switch (type) {
-            case ':' -> lua.push(Long.parseLong(line(in)));
+            case ':' -> lua.push(integerLine(in));
             case '+' -> {
                 lua.newTable();
                 pushBytes(lua, lineBytes(in));
@@ -1092,6 +1099,20 @@ final class LuaScripts {
             }
             default -> throw new IllegalStateException("not a RESP2 reply: " + (char) type);
         }
+    }
+
+    /** An integer reply's digits, read in place: most script calls answer one (INCR, SADD, EXPIRE...). */
+    private static long integerLine(ByteBuf in) {
+        boolean negative = in.getByte(in.readerIndex()) == '-';
+        if (negative) {
+            in.skipBytes(1);
+        }
+        long value = 0;
+        for (byte b = in.readByte(); b != '\r'; b = in.readByte()) {
+            value = value * 10 - (b - '0');
+        }
+        in.skipBytes(1);
+        return negative ? value : -value;
     }
 
     private static byte[] lineBytes(ByteBuf in) {

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * EVALSHA of scripts each calling one library function on a constant the size job-queue scripts
  * handle (the scripts of {@code scripts/scripting/lua_libraries_throughput.sh}), through the
- * command table with no sockets; {@code empty} is the script around them, returning a constant.
+ * command table with no sockets; {@code empty} is the script around them, returning a constant,
+ * and {@code call} the one of {@code scripts/scripting/eval_throughput.sh}'s EVALSHA, a redis.call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,6 +58,7 @@ public class LuaLibrariesBenchmark {
 
     private final CommandFixture kvd = new CommandFixture();
     private byte[][] empty;
+    private byte[][] call;
     private byte[][] pack;
     private byte[][] unpack;
     private byte[][] encode;
@@ -65,16 +67,24 @@ public class LuaLibrariesBenchmark {
     @Setup
     public void load() {
         empty = evalsha("return 1");
+        call = evalsha("return redis.call('INCR', KEYS[1])", "counter");
         pack = evalsha("return #cmsgpack.pack(" + OPTIONS + ")");
         unpack = evalsha("return cmsgpack.unpack('" + PACKED + "').attempts");
         encode = evalsha("return #cjson.encode(" + JOB + ")");
         decode = evalsha("return cjson.decode('" + JSON + "').priority");
     }
 
-    private byte[][] evalsha(String script) {
+    private byte[][] evalsha(String script, String... keys) {
         String sha = kvd.call("SCRIPT", "LOAD", script);
         sha = sha.substring(sha.indexOf("\r\n") + 2, sha.length() - 2);
-        return new byte[][] {bytes("EVALSHA"), bytes(sha), bytes("0")};
+        byte[][] request = new byte[3 + keys.length][];
+        request[0] = bytes("EVALSHA");
+        request[1] = bytes(sha);
+        request[2] = bytes(Integer.toString(keys.length));
+        for (int i = 0; i < keys.length; i++) {
+            request[3 + i] = bytes(keys[i]);
+        }
+        return request;
     }
 
     private static byte[] bytes(String s) {
@@ -92,6 +102,12 @@ public class LuaLibrariesBenchmark {
     @Benchmark
     public int empty() {
         return run(empty);
+    }
+
+    /** The EVALSHA figure without the sockets: one key in, one command, an integer back. */
+    @Benchmark
+    public int call() {
+        return run(call);
     }
 
     @Benchmark
