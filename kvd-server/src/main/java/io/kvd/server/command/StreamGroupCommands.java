@@ -300,9 +300,15 @@ final class StreamGroupCommands {
                                    StreamGroup.Consumer consumer, byte[] key, byte[] groupName, long count,
                                    boolean noAck) {
         List<StreamValue.Delivered> delivered = stream.deliverNew(group, consumer, count, noAck);
+        // Built only for a log that keeps them: with appendonly off the records would be dropped.
+        boolean logging = client.server().commandLog().isEnabled();
         for (StreamValue.Delivered entry : delivered) {
             if (entry.pending() != null) {
-                client.logAlso(claimRecord(key, groupName, entry.id(), entry.pending(), entry.groupLastId()));
+                if (logging) {
+                    client.logAlso(claimRecord(key, groupName, entry.id(), entry.pending(), entry.groupLastId()));
+                } else {
+                    client.neverLogItself();
+                }
             }
         }
         // Redis 7.0 logs the group's id only after a NOACK read; the XCLAIMs' LASTID carries it otherwise.
