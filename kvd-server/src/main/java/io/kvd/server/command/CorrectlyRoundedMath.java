@@ -14,10 +14,10 @@ import java.math.MathContext;
  * <p>
  * sin and cos (for |x| up to pi): a table at multiples of 2^-12, a short series and
  * double-double arithmetic, then a test that the rounding is certain, with BigDecimal when it is
- * not (a few calls in a million); ~9 ns for the haversine's small arguments against 7 for
- * Math.sin. asin: fdlibm's algorithm (within an ulp; in Java here since JDK 17's StrictMath.asin
- * is a native call of ~200 ns) corrected by one Newton step, y + (x - sin y) / cos y, with sin y
- * in double-double arithmetic.
+ * not (a few calls in a million): about 8 and 10 ns on the haversine's arguments, against 7 for
+ * Math.sin and Math.cos. asin: fdlibm's algorithm (within an ulp; in Java here since JDK 17's
+ * StrictMath.asin is a native call of ~200 ns) corrected by one Newton step,
+ * y + (x - sin y) / cos y, with sin y in double-double arithmetic.
  */
 final class CorrectlyRoundedMath {
     /** pi/2 to 70 digits, and as the sum of three doubles (about 160 bits). */
@@ -27,14 +27,19 @@ final class CorrectlyRoundedMath {
     private static final double PIO2_LO;
     private static final double PIO2_LO_TAIL;
     private static final double TWO_OVER_PI = 2 / Math.PI;
+    /**
+     * Up to where x needs no reduction by pi/2: past pi/4, as every latitude the haversine takes
+     * the cosine of (85.05 degrees are 1.4844), with cos x at least 0.07.
+     */
+    private static final double UNREDUCED = 1.5;
     /** The table's step is 1/TABLE_SCALE. */
     private static final int TABLE_SCALE = 4096;
     private static final int TABLE_BITS = 128;
     /**
-     * sin and cos of a = i/TABLE_SCALE as double-doubles, for i from 0 to past TABLE_SCALE pi/4:
+     * sin and cos of a = i/TABLE_SCALE as double-doubles, for i from 0 to past TABLE_SCALE UNREDUCED:
      * sin a's high and low parts at 4i and 4i + 1, cos a's at 4i + 2 and 4i + 3 (read together).
      */
-    private static final double[] TABLE = new double[4 * ((int) (TABLE_SCALE * Math.PI / 4) + 2)];
+    private static final double[] TABLE = new double[4 * ((int) (TABLE_SCALE * UNREDUCED) + 2)];
     /**
      * {@link #sinOrCos}'s double-double is within 2^-75 of the exact value, relatively: all but its
      * correction terms of the second order and above, computed in doubles and at most 2^-25.7 of
@@ -57,8 +62,8 @@ final class CorrectlyRoundedMath {
         BigDecimal rest = HALF_PI.subtract(new BigDecimal(PIO2_HI));
         PIO2_LO = rest.doubleValue();
         PIO2_LO_TAIL = rest.subtract(new BigDecimal(PIO2_LO)).doubleValue();
-        // Rotations by 1/TABLE_SCALE in fixed point of TABLE_BITS fraction bits: the 3,217 steps stay
-        // within 2^-116, under 2^-104 of the smallest entry, where BigDecimal took 150 ms cold.
+        // Rotations by 1/TABLE_SCALE in fixed point of TABLE_BITS fraction bits: the 6,145 steps stay
+        // within 2^-115, under 2^-103 of the smallest entry, where BigDecimal took 150 ms cold.
         BigDecimal step = BigDecimal.ONE.divide(BigDecimal.valueOf(TABLE_SCALE));
         BigInteger sinStep = fixedPoint(taylor(step, true, SLOW));
         BigInteger cosStep = fixedPoint(taylor(step, false, SLOW));
@@ -131,8 +136,9 @@ final class CorrectlyRoundedMath {
     }
 
     /**
-     * sin x or cos x for x in [0, pi]. x = k pi/2 + r with |r| at most pi/4, r in double-double
-     * (x - k PIO2_HI is exact by Sterbenz's lemma for k of 1 and 2); |r| = a + t with a the nearest
+     * sin x or cos x for x in [0, pi]. Up to UNREDUCED r is x, past it x = k pi/2 + r with |r| at
+     * most pi/4, r in double-double (x - k PIO2_HI is exact by Sterbenz's lemma for k of 1 and 2,
+     * the only ones there); |r| = a + t with a the nearest
      * i/TABLE_SCALE (|t| at most 2^-13, |r| - a exact by Sterbenz's lemma too), and then
      * sin |r| = sin a + cos a t + [sin a (cos t - 1) + cos a (sin t - t)] and
      * cos r = cos a - sin a t + [cos a (cos t - 1) - sin a (sin t - t)]: the first two terms in
@@ -145,7 +151,7 @@ final class CorrectlyRoundedMath {
         double rh = x;
         double rl = 0;
         double signOfR = 1;
-        if (x > PIO2_HI / 2) {
+        if (x > UNREDUCED) {
             k = (int) (x * TWO_OVER_PI + 0.5);
             double x0 = x - k * PIO2_HI;
             double b = -k * PIO2_LO;

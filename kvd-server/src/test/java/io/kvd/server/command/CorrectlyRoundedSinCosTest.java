@@ -40,7 +40,7 @@ class CorrectlyRoundedSinCosTest {
     @Test
     void sinAndCosAreTheNearestDoublesAtTheEdges() {
         double[] edges = {Double.MIN_VALUE, 1e-300, 0x1p-30, 1.0 / 4096, 1.5 / 4096, 0.5,
-                Math.PI / 4, Math.PI / 2, 3 * Math.PI / 4, Math.PI, 1.0, 2.0, 3.0};
+                Math.PI / 4, 1.5, Math.PI / 2, 3 * Math.PI / 4, Math.PI, 1.0, 2.0, 3.0};
         for (double edge : edges) {
             for (double x : new double[] {Math.nextDown(edge), edge, Math.nextUp(edge)}) {
                 if (Math.abs(x) <= Math.PI) {
