@@ -35,12 +35,13 @@ final class GeoHash {
                  double conversion, double cosLatitude, double beyondRadius, double beyondHalfWidth,
                  double beyondHalfHeight) {
         static Shape circle(double longitude, double latitude, double radius, double conversion) {
-            return new Shape(longitude, latitude, false, radius, 0, 0, conversion, Math.cos(degRad(latitude)),
-                    beyond(radius * conversion), 0, 0);
+            return new Shape(longitude, latitude, false, radius, 0, 0, conversion,
+                    CorrectlyRoundedMath.cos(degRad(latitude)), beyond(radius * conversion), 0, 0);
         }
 
         static Shape box(double longitude, double latitude, double width, double height, double conversion) {
-            return new Shape(longitude, latitude, true, 0, width, height, conversion, Math.cos(degRad(latitude)), 0,
+            return new Shape(longitude, latitude, true, 0, width, height, conversion,
+                    CorrectlyRoundedMath.cos(degRad(latitude)), 0,
                     beyond(width * conversion / 2), beyond(height * conversion / 2));
         }
     }
@@ -229,8 +230,10 @@ final class GeoHash {
         double height = shape.conversion() * (shape.box() ? shape.height() / 2 : shape.radius());
         double width = shape.conversion() * (shape.box() ? shape.width() / 2 : shape.radius());
         double latDelta = radDeg(height / EARTH_RADIUS_IN_METERS);
-        double longDeltaTop = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude + latDelta)));
-        double longDeltaBottom = radDeg(width / EARTH_RADIUS_IN_METERS / Math.cos(degRad(latitude - latDelta)));
+        double longDeltaTop =
+                radDeg(width / EARTH_RADIUS_IN_METERS / CorrectlyRoundedMath.cos(degRad(latitude + latDelta)));
+        double longDeltaBottom =
+                radDeg(width / EARTH_RADIUS_IN_METERS / CorrectlyRoundedMath.cos(degRad(latitude - latDelta)));
         boolean southern = latitude < 0;
         return new double[] {
                 southern ? longitude - longDeltaBottom : longitude - longDeltaTop,
@@ -284,9 +287,12 @@ final class GeoHash {
         return new Cells(steps, cells);
     }
 
-    /** The haversine great-circle distance in meters (geohashGetDistance). */
+    /**
+     * The haversine great-circle distance in meters (geohashGetDistance), its sin, cos and asin
+     * rounded correctly as glibc's nearly always are (see {@link CorrectlyRoundedMath}).
+     */
     static double distance(double lon1d, double lat1d, double lon2d, double lat2d) {
-        return meters(haversine(lon1d, lat1d, Math.cos(degRad(lat1d)), lon2d, lat2d));
+        return meters(haversine(lon1d, lat1d, CorrectlyRoundedMath.cos(degRad(lat1d)), lon2d, lat2d));
     }
 
     /**
@@ -298,21 +304,21 @@ final class GeoHash {
         double lon1r = degRad(lon1d);
         double lat2r = degRad(lat2d);
         double lon2r = degRad(lon2d);
-        double u = Math.sin((lat2r - lat1r) / 2);
-        double v = Math.sin((lon2r - lon1r) / 2);
-        return u * u + cosLat1 * Math.cos(lat2r) * v * v;
+        double u = CorrectlyRoundedMath.sin((lat2r - lat1r) / 2);
+        double v = CorrectlyRoundedMath.sin((lon2r - lon1r) / 2);
+        return u * u + cosLat1 * CorrectlyRoundedMath.cos(lat2r) * v * v;
     }
 
     /** The same for two points of one latitude: u is sin(0), both cosines are one. */
     private static double haversineAlongParallel(double lon1d, double lon2d, double latd) {
-        double cos = Math.cos(degRad(latd));
-        double v = Math.sin((degRad(lon2d) - degRad(lon1d)) / 2);
+        double cos = CorrectlyRoundedMath.cos(degRad(latd));
+        double v = CorrectlyRoundedMath.sin((degRad(lon2d) - degRad(lon1d)) / 2);
         return 0.0 + cos * cos * v * v;
     }
 
     /** The same for two points of one longitude: v is sin(0), so the cosines' term is +0. */
     private static double haversineAlongMeridian(double lat1d, double lat2d) {
-        double u = Math.sin((degRad(lat2d) - degRad(lat1d)) / 2);
+        double u = CorrectlyRoundedMath.sin((degRad(lat2d) - degRad(lat1d)) / 2);
         return u * u;
     }
 
@@ -331,7 +337,7 @@ final class GeoHash {
         if (!(meters < meters(1.0))) {
             return Double.POSITIVE_INFINITY;
         }
-        double half = Math.sin(meters / (2.0 * EARTH_RADIUS_IN_METERS));
+        double half = CorrectlyRoundedMath.sin(meters / (2.0 * EARTH_RADIUS_IN_METERS));
         double a = half * half;
         while (meters(a) <= meters) {
             a = Math.nextUp(a * (1 + 0x1p-40));
