@@ -24,7 +24,7 @@ KEYS=${1:-1000000}
 REQUESTS=${2:-2000000}
 ROOT=$(cd "$(dirname "$0")/../../../../.." && pwd)
 JAR=${JAR:-$ROOT/kvd-server/target/kvd.jar}
-PORT=$((20000 + RANDOM % 30000))
+PORT=$((20000 + RANDOM % 12000))
 DIR=$(mktemp -d)
 trap 'redis-cli -p $PORT shutdown nosave >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
 

@@ -9,7 +9,7 @@ set -euo pipefail
 N=${1:-10000}
 shift || true
 JVM_FLAGS=("$@")
-PORT_KVD=$((20000 + RANDOM % 20000))
+PORT_KVD=$((20000 + RANDOM % 12000))
 PORT_REDIS=$((PORT_KVD + 1))
 WORK=$(mktemp -d)
 KVD_PID=

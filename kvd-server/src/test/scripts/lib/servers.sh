@@ -12,8 +12,9 @@ port_in_use() {
 start_server() {
     local server=$1 dir=$2
     shift 2
-    port=$((25000 + RANDOM % 10000))
-    while port_in_use $port; do port=$((25000 + RANDOM % 10000)); done
+    # Below Linux's ephemeral ports (32768 on): a benchmark's own client sockets may hold one there.
+    port=$((20000 + RANDOM % 12000))
+    while port_in_use $port; do port=$((20000 + RANDOM % 12000)); done
     if [ "$server" = kvd ]; then
         java ${KVD_JVM_OPTIONS-@config/jvm.options} -jar kvd-server/target/kvd.jar config/kvd.conf --port $port --appendonly no \
             --dir "$dir" --loglevel warning "$@" >/dev/null 2>&1 &

@@ -14,7 +14,7 @@ shift 2 || shift $#
 JVM_OPTIONS=("$@")
 [ ${#JVM_OPTIONS[@]} -eq 0 ] && JVM_OPTIONS=(@config/jvm.options)
 WORK=$(mktemp -d)
-PORT=$((20000 + RANDOM % 20000))
+PORT=$((20000 + RANDOM % 12000))
 KVD_PID=
 cleanup() {
     [ -n "$KVD_PID" ] && kill "$KVD_PID" 2>/dev/null || true

@@ -16,7 +16,7 @@ set -euo pipefail
 SHAPE=${1:?hashes, set16, setint, list16, zset, zsets10 or stream}
 shift
 JVM_FLAGS=("$@")
-PORT_KVD=$((20000 + RANDOM % 20000))
+PORT_KVD=$((20000 + RANDOM % 12000))
 PORT_REDIS=$((PORT_KVD + 1))
 WORK=$(mktemp -d)
 trap 'redis-cli -p $PORT_REDIS shutdown nosave >/dev/null 2>&1 || true; kill $KVD_PID 2>/dev/null || true; rm -rf $WORK' EXIT

@@ -56,7 +56,7 @@ final class CorrectlyRoundedMath {
     /** 1/n! as double-doubles for the leading Taylor terms, as doubles for the rest (whose error is far below an ulp). */
     private static final double[] INVERSE_FACTORIAL_HI = new double[24];
     private static final double[] INVERSE_FACTORIAL_LO = new double[24];
-    /** The last Taylor term kept in double-double; terms of degree above it are small enough for doubles. */
+    /** The last Taylor term kept in double-double at most; terms of degree above it are small enough for doubles. */
     private static final int DOUBLE_DOUBLE_TERMS = 9;
 
     static {
@@ -223,7 +223,8 @@ final class CorrectlyRoundedMath {
         // sin y for y up to pi/4, else cos (pi/2 - y), pi/2 - PIO2_HI being exact there.
         DoubleDouble sin = y <= PIO2_HI / 2 ? series(y, 0, true) : series(PIO2_HI - y, PIO2_LO, false);
         double residual = (x - sin.hi) - sin.lo;
-        return y + residual / Math.cos(y);
+        // cos y is sqrt(1 - x^2) to the correction's few bits, without cos's cost (1 - x is exact from 0.5 on).
+        return y + residual / Math.sqrt((1 - x) * (1 + x));
     }
 
     /** fdlibm's __ieee754_asin for 0 < x < 1. */
@@ -252,23 +253,23 @@ final class CorrectlyRoundedMath {
 
     /**
      * The Taylor series at r = rh + rl (|r| at most pi/4) of sin (odd terms) or cos (even terms),
-     * by Horner in z = r^2, in double-double.
+     * by Horner in z = r^2, in double-double. Terms below 2^-110 of the first are left out, those
+     * below 2^-53 summed in doubles: a small r (a short distance) needs few, and few exactly.
      */
     private static DoubleDouble series(double rh, double rl, boolean sin) {
         double zh = rh * rh;
         double zl = Math.fma(rh, rh, -zh) + 2 * rh * rl;
         double z = zh + zl;
         int first = sin ? 1 : 0;
-        int top = INVERSE_FACTORIAL_HI.length - 2 + first;
+        int top = lastDegree(z, 110, first, INVERSE_FACTORIAL_HI.length - 2 + first);
+        int lastExact = lastDegree(z, 53, first, DOUBLE_DOUBLE_TERMS - 1 + first);
         double tail = 0;
-        for (int n = top; n > DOUBLE_DOUBLE_TERMS; n -= 2) {
+        int n = top;
+        for (; n > lastExact; n -= 2) {
             tail = tail * z + sign(n) * INVERSE_FACTORIAL_HI[n];
         }
-        int n = DOUBLE_DOUBLE_TERMS - 1 + first;
         DoubleDouble sum = new DoubleDouble(tail, 0);
-        sum.multiply(zh, zl);
-        sum.add(sign(n) * INVERSE_FACTORIAL_HI[n], sign(n) * INVERSE_FACTORIAL_LO[n]);
-        for (n -= 2; n >= 0; n -= 2) {
+        for (; n >= 0; n -= 2) {
             sum.multiply(zh, zl);
             sum.add(sign(n) * INVERSE_FACTORIAL_HI[n], sign(n) * INVERSE_FACTORIAL_LO[n]);
         }
@@ -276,6 +277,16 @@ final class CorrectlyRoundedMath {
             sum.multiply(rh, rl);
         }
         return sum;
+    }
+
+    /**
+     * The highest degree, at most {@code most} and of the parity of {@code first}, whose term (in
+     * z^m) may reach 2^-bits of the first: z < 2^-(e-1) puts z^m below once m (e - 1) >= bits,
+     * and the factorials only make terms smaller.
+     */
+    private static int lastDegree(double z, int bits, int first, int most) {
+        int e = -Math.getExponent(z);
+        return e < 2 ? most : Math.min(most, 2 * ((bits + e - 2) / (e - 1) - 1) + first);
     }
 
     /** The sign of the term of degree n: the series alternate. */

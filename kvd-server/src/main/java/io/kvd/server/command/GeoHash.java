@@ -29,20 +29,25 @@ final class GeoHash {
     /**
      * A search shape: a circle of {@code radius}, or a box of {@code width} by {@code height}, in
      * the unit {@code conversion} meters; with the haversine's {@code a} from which on a point is
-     * past the radius, or past half the width or height (see {@link #beyond}).
+     * past the radius, or past half the width or height (see {@link #beyond}), and the same for
+     * a lower bound of {@code a} (see {@link #boundBeyond}).
      */
     record Shape(double longitude, double latitude, boolean box, double radius, double width, double height,
                  double conversion, double cosLatitude, double beyondRadius, double beyondHalfWidth,
-                 double beyondHalfHeight) {
+                 double beyondHalfHeight, double boundBeyondRadius, double boundBeyondHalfWidth,
+                 double boundBeyondHalfHeight) {
         static Shape circle(double longitude, double latitude, double radius, double conversion) {
+            double beyond = beyond(radius * conversion);
             return new Shape(longitude, latitude, false, radius, 0, 0, conversion,
-                    CorrectlyRoundedMath.cos(degRad(latitude)), beyond(radius * conversion), 0, 0);
+                    CorrectlyRoundedMath.cos(degRad(latitude)), beyond, 0, 0, boundBeyond(beyond), 0, 0);
         }
 
         static Shape box(double longitude, double latitude, double width, double height, double conversion) {
+            double beyondHalfWidth = beyond(width * conversion / 2);
+            double beyondHalfHeight = beyond(height * conversion / 2);
             return new Shape(longitude, latitude, true, 0, width, height, conversion,
-                    CorrectlyRoundedMath.cos(degRad(latitude)), 0,
-                    beyond(width * conversion / 2), beyond(height * conversion / 2));
+                    CorrectlyRoundedMath.cos(degRad(latitude)), 0, beyondHalfWidth, beyondHalfHeight,
+                    0, boundBeyond(beyondHalfWidth), boundBeyond(beyondHalfHeight));
         }
     }
 
@@ -322,6 +327,49 @@ final class GeoHash {
         return u * u;
     }
 
+    /**
+     * A lower bound of {@link #haversine}'s a in a few multiplications, where its sines and cosine
+     * take tens of nanoseconds: enough to tell most points of a search's cells outside.
+     */
+    private static double haversineAtLeast(double lon1d, double lat1d, double cosLat1, double lon2d, double lat2d) {
+        double halfLatitudes = (degRad(lat2d) - degRad(lat1d)) / 2;
+        double u = sinAtLeast(halfLatitudes);
+        double v = sinAtLeast((degRad(lon2d) - degRad(lon1d)) / 2);
+        return u * u + cosLat1 * cosAtLeast(cosLat1, halfLatitudes) * v * v;
+    }
+
+    /** The same for {@link #haversineAlongParallel}, the centre's latitude's cosine given. */
+    private static double alongParallelAtLeast(double lon1d, double lon2d, double latd, double centreLatd,
+                                               double cosCentreLat) {
+        double cos = cosAtLeast(cosCentreLat, (degRad(latd) - degRad(centreLatd)) / 2);
+        double v = sinAtLeast((degRad(lon2d) - degRad(lon1d)) / 2);
+        return cos * cos * v * v;
+    }
+
+    /** The same for {@link #haversineAlongMeridian}. */
+    private static double alongMeridianAtLeast(double lat1d, double lat2d) {
+        double u = sinAtLeast((degRad(lat2d) - degRad(lat1d)) / 2);
+        return u * u;
+    }
+
+    /**
+     * At most |sin x|: |x| - |x|^3/6, Taylor's remainder being positive; 0 past 1, where the
+     * subtraction would start to lose digits (only the widest searches read points that far).
+     */
+    private static double sinAtLeast(double x) {
+        double y = Math.abs(x);
+        return y <= 1 ? y - y * y * y / 6 : 0;
+    }
+
+    /**
+     * At most the cosine of a latitude {@code 2 halfStep} from one whose cosine is {@code cos}:
+     * cosine changes no faster than its angle; 2^-50 covers the roundings of both angles and of the
+     * subtraction. A latitude's cosine is never negative.
+     */
+    private static double cosAtLeast(double cos, double halfStep) {
+        return Math.max(0, cos - 2 * Math.abs(halfStep) - 0x1p-50);
+    }
+
     /** The distance of a haversine's {@code a}: the step that costs most (asin), and that never decreases with a. */
     private static double meters(double a) {
         return 2.0 * EARTH_RADIUS_IN_METERS * CorrectlyRoundedMath.asin(Math.sqrt(a));
@@ -346,17 +394,37 @@ final class GeoHash {
     }
 
     /**
+     * The lower bound of {@code a} from which on the exact {@code a} is surely at or past {@code
+     * beyond}. The bound and {@code a} each take a few roundings of non-negative terms (correctly
+     * rounded sines and cosine for {@code a}), so each is within some 2^-48 of its exact value:
+     * 2^-30 leaves room to spare. Below 2^-900 (some 10^-128 m) the terms may underflow, so there
+     * points always get the exact {@code a}.
+     */
+    private static double boundBeyond(double beyond) {
+        return Math.max(beyond * (1 + 0x1p-30), 0x1p-900);
+    }
+
+    /**
      * The distance from the shape's centre to a position within the shape, or NaN outside it
      * (geoWithinShape). In a box, the east-west distance is measured along the position's latitude.
      */
     static double distanceIfWithin(Shape shape, double longitude, double latitude) {
         if (!shape.box()) {
+            if (haversineAtLeast(shape.longitude(), shape.latitude(), shape.cosLatitude(), longitude, latitude)
+                    >= shape.boundBeyondRadius()) {
+                return Double.NaN;
+            }
             double a = haversine(shape.longitude(), shape.latitude(), shape.cosLatitude(), longitude, latitude);
             if (a >= shape.beyondRadius()) {
                 return Double.NaN;
             }
             double distance = meters(a);
             return distance > shape.radius() * shape.conversion() ? Double.NaN : distance;
+        }
+        if (alongParallelAtLeast(longitude, shape.longitude(), latitude, shape.latitude(), shape.cosLatitude())
+                    >= shape.boundBeyondHalfWidth()
+                || alongMeridianAtLeast(latitude, shape.latitude()) >= shape.boundBeyondHalfHeight()) {
+            return Double.NaN;
         }
         double lonA = haversineAlongParallel(longitude, shape.longitude(), latitude);
         if (lonA >= shape.beyondHalfWidth()) {

@@ -133,25 +133,20 @@ final class ScoreOrder {
     }
 
     /**
-     * Visits the ids from rank {@code rank} upward in order while {@code visitor} returns true: one
-     * descent, then in-order steps, instead of a {@link #select} per rank.
+     * Visits the ids scoring at least {@code min} in order while {@code visitor} returns true: one
+     * descent by score, then in-order steps, instead of a count of the ranks below and a
+     * {@link #select} per rank.
      */
-    void walkFrom(int rank, IntPredicate visitor) {
+    void walkFrom(double min, IntPredicate visitor) {
         // The nodes still to visit, the next on top: the path's nodes whose left side is being walked.
         int[] pending = new int[32];
         int depth = 0;
-        int node = root;
-        while (node != 0 && rank >= 0) {
-            int l = sizes[left[node]];
-            if (rank <= l) {
-                pending = push(pending, depth++, node);
-                if (rank == l) {
-                    break;
-                }
-                node = left[node];
-            } else {
-                rank -= l + 1;
+        for (int node = root; node != 0; ) {
+            if (scores[node] < min) {
                 node = right[node];
+            } else {
+                pending = push(pending, depth++, node);
+                node = left[node];
             }
         }
         while (depth > 0) {

@@ -109,7 +109,7 @@ public final class ZSetValue extends StoredCollection {
         Visit visit = new Visit();
         if (table != null) {
             ScoreOrder order = table.order();
-            order.walkFrom(order.countBelow(min, false), id -> {
+            order.walkFrom(min, id -> {
                 visit.at = id;
                 visit.score = order.score(id);
                 return visitor.test(visit);
