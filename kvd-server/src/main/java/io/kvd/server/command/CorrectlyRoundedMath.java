@@ -17,7 +17,8 @@ import java.math.MathContext;
  * not (a few calls in a million): about 8 and 10 ns on the haversine's arguments, against 7 for
  * Math.sin and Math.cos. asin: fdlibm's algorithm (within an ulp; in Java here since JDK 17's
  * StrictMath.asin is a native call of ~200 ns) corrected by one Newton step,
- * y + (x - sin y) / cos y, with sin y in double-double arithmetic.
+ * y + (x - sin y) / cos y, with sin y in double-double arithmetic; below 2^-5 (the short
+ * distances a search mostly measures) the Taylor series and a test that the rounding is certain.
  */
 final class CorrectlyRoundedMath {
     /** pi/2 to 70 digits, and as the sum of three doubles (about 160 bits). */
@@ -103,6 +104,12 @@ final class CorrectlyRoundedMath {
     private static final double QS2 = 2.02094576023350569471e+00;
     private static final double QS3 = -6.88283971605453293030e-01;
     private static final double QS4 = 7.70381505559019352791e-02;
+    /** Below it asin is its Taylor series' first terms ({@link #shortAsin}). */
+    private static final double SHORT_ASIN = 0x1p-5;
+    /** asin's Taylor coefficients (2n)! / (4^n n!^2 (2n + 1)) from n = 1, for x^3, x^5, ... x^13. */
+    private static final double[] ASIN_SERIES = {
+        1.0 / 6, 3.0 / 40, 5.0 / 112, 35.0 / 1152, 63.0 / 2816, 231.0 / 13312,
+    };
 
     private CorrectlyRoundedMath() {
     }
@@ -219,12 +226,38 @@ final class CorrectlyRoundedMath {
         if (!(x > 0 && x < 1)) {
             return StrictMath.asin(x);
         }
+        if (x < SHORT_ASIN) {
+            double y = shortAsin(x);
+            if (!Double.isNaN(y)) {
+                return y;
+            }
+        }
         double y = fdlibmAsin(x);
         // sin y for y up to pi/4, else cos (pi/2 - y), pi/2 - PIO2_HI being exact there.
         DoubleDouble sin = y <= PIO2_HI / 2 ? series(y, 0, true) : series(PIO2_HI - y, PIO2_LO, false);
         double residual = (x - sin.hi) - sin.lo;
         // cos y is sqrt(1 - x^2) to the correction's few bits, without cos's cost (1 - x is exact from 0.5 on).
         return y + residual / Math.sqrt((1 - x) * (1 + x));
+    }
+
+    /**
+     * asin x for 0 < x < SHORT_ASIN (distances up to some 400 km) by its Taylor series, or NaN
+     * when the rounding is in doubt: x plus a correction under 2^-10 x, which the series' first
+     * six terms give in doubles to within some 2^-62 x (the rest is below 2^-70 x). hi + lo is
+     * x plus the correction exactly, so hi is the nearest double unless hi + lo lies within that
+     * error of a midpoint between doubles, which lo * (1 + 2^-6) rounding elsewhere shows (lo
+     * is then about half an ulp, at least 2^-55 hi, and 2^-6 of it is 2^-61 hi).
+     */
+    private static double shortAsin(double x) {
+        double z = x * x;
+        double p = ASIN_SERIES[ASIN_SERIES.length - 1];
+        for (int n = ASIN_SERIES.length - 2; n >= 0; n--) {
+            p = p * z + ASIN_SERIES[n];
+        }
+        double correction = x * z * p;
+        double hi = x + correction;
+        double lo = correction - (hi - x);
+        return hi == hi + lo * (1 + 0x1p-6) ? hi : Double.NaN;
     }
 
     /** fdlibm's __ieee754_asin for 0 < x < 1. */
