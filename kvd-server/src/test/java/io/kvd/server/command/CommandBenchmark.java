@@ -14,7 +14,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -51,18 +50,10 @@ public class CommandBenchmark {
         SplittableRandom random = new SplittableRandom(3);
         for (int i = 0; i < POOL; i++) {
             String n = String.format("%012d", random.nextInt(keys));
-            gets[i] = argv("GET", "key:" + n);
-            sets[i] = argv("SET", "key:" + n, "wwwwwwwwwwwwwwww");
-            incrs[i] = argv("INCR", "ctr:" + n);
+            gets[i] = CommandFixture.argv("GET", "key:" + n);
+            sets[i] = CommandFixture.argv("SET", "key:" + n, "wwwwwwwwwwwwwwww");
+            incrs[i] = CommandFixture.argv("INCR", "ctr:" + n);
         }
-    }
-
-    private static byte[][] argv(String... words) {
-        byte[][] argv = new byte[words.length][];
-        for (int i = 0; i < words.length; i++) {
-            argv[i] = words[i].getBytes(StandardCharsets.US_ASCII);
-        }
-        return argv;
     }
 
     private int run(byte[][][] requests) {

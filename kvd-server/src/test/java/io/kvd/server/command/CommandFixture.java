@@ -77,12 +77,17 @@ final class CommandFixture {
     }
 
     private byte[] callAsRaw(Client who, String... argv) {
-        byte[][] args = new byte[argv.length][];
-        for (int i = 0; i < argv.length; i++) {
-            args[i] = argv[i].getBytes(StandardCharsets.UTF_8);
-        }
-        commands.call(who, args);
+        commands.call(who, argv(argv));
         return takeReply(who);
+    }
+
+    /** A command's arguments as the decoder hands them over: each word's UTF-8 bytes. */
+    static byte[][] argv(String... words) {
+        byte[][] argv = new byte[words.length][];
+        for (int i = 0; i < words.length; i++) {
+            argv[i] = Args.bytes(words[i]);
+        }
+        return argv;
     }
 
     /** What {@code who} was sent since its last command's reply was taken (a blocked client's reply), as text. */

@@ -182,9 +182,9 @@ class GeoCommandsTest {
 
     @Test
     void georadiusKeysIncludeTheLastStoreKey() {
-        assertThat(GeoCommands.radiusKeys(args("GEORADIUS", "k", "1", "2", "3", "km", "STORE", "a", "STOREDIST", "b")))
+        assertThat(GeoCommands.radiusKeys(CommandFixture.argv("GEORADIUS", "k", "1", "2", "3", "km", "STORE", "a", "STOREDIST", "b")))
                 .containsExactly(1, 9);
-        assertThat(GeoCommands.radiusKeys(args("GEORADIUSBYMEMBER", "k", "m", "3", "km", "STORE")))
+        assertThat(GeoCommands.radiusKeys(CommandFixture.argv("GEORADIUSBYMEMBER", "k", "m", "3", "km", "STORE")))
                 .containsExactly(1);
     }
 
@@ -216,13 +216,5 @@ class GeoCommandsTest {
             PartialQuicksort.sort(values, Comparator.naturalOrder(), 0, last);
             assertThat(values.subList(0, last + 1)).isEqualTo(sorted.subList(0, last + 1));
         }
-    }
-
-    private static byte[][] args(String... argv) {
-        byte[][] args = new byte[argv.length][];
-        for (int i = 0; i < argv.length; i++) {
-            args[i] = Args.bytes(argv[i]);
-        }
-        return args;
     }
 }

@@ -13,7 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -47,15 +46,7 @@ public class GeoSearchBenchmark {
             }
             kvd.call(argv);
         }
-        search = argv("GEOSEARCH", "geo", "FROMLONLAT", "13.4", "52.5", "BYRADIUS", "5", "km", "COUNT", "10", "ASC");
-    }
-
-    private static byte[][] argv(String... words) {
-        byte[][] argv = new byte[words.length][];
-        for (int i = 0; i < words.length; i++) {
-            argv[i] = words[i].getBytes(StandardCharsets.US_ASCII);
-        }
-        return argv;
+        search = CommandFixture.argv("GEOSEARCH", "geo", "FROMLONLAT", "13.4", "52.5", "BYRADIUS", "5", "km", "COUNT", "10", "ASC");
     }
 
     @Benchmark

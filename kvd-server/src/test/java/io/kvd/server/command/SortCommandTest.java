@@ -204,21 +204,13 @@ class SortCommandTest {
 
     @Test
     void keysAreTheSortedKeyAndTheLastStoreDestination() {
-        assertThat(SortCommand.sortKeys(args("SORT", "k"))).containsExactly(1);
-        assertThat(SortCommand.sortKeys(args("SORT", "k", "STORE", "a", "LIMIT", "0", "1", "STORE", "b")))
+        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k"))).containsExactly(1);
+        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "STORE", "a", "LIMIT", "0", "1", "STORE", "b")))
                 .containsExactly(1, 8);
         // GET's pattern is skipped, so a pattern named "store" is no option.
-        assertThat(SortCommand.sortKeys(args("SORT", "k", "GET", "store", "x"))).containsExactly(1);
-        assertThat(SortCommand.sortKeys(args("SORT", "k", "STORE"))).containsExactly(1);
-        assertThat(SortCommand.sortRoKeys(args("SORT_RO", "k", "STORE", "a"))).containsExactly(1);
-    }
-
-    private static byte[][] args(String... argv) {
-        byte[][] args = new byte[argv.length][];
-        for (int i = 0; i < argv.length; i++) {
-            args[i] = Args.bytes(argv[i]);
-        }
-        return args;
+        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "GET", "store", "x"))).containsExactly(1);
+        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "STORE"))).containsExactly(1);
+        assertThat(SortCommand.sortRoKeys(CommandFixture.argv("SORT_RO", "k", "STORE", "a"))).containsExactly(1);
     }
 
     /** Cluster mode, on node a of {@link ClusterFixture}: "bar" and "hello" are its slots, "foo" node c's. */
