@@ -263,7 +263,7 @@ final class FunctionLibraries {
 
     LuaScripts engine() {
         if (engine == null) {
-            engine = new LuaScripts(server);
+            engine = new LuaScripts(server, true);
         }
         return engine;
     }

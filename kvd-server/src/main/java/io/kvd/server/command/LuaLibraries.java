@@ -34,11 +34,11 @@ final class LuaLibraries {
 
     /**
      * Sets the globals cjson, cmsgpack, bit and struct in {@code lua}, which must have the base,
-     * string, math, table and debug libraries open; call before the globals are made read-only.
+     * string, math, table and debug libraries open; call before sandbox.lua protects the globals.
      */
     static void install(Lua lua) {
         Lua51Natives natives = (Lua51Natives) lua.getLuaNatives();
-        run(lua, natives, "support", 1, () -> {
+        run(lua, "support", 1, () -> {
             lua.getGlobal("debug");
             lua.getField(-1, "getinfo");
             lua.remove(-2);
@@ -46,24 +46,26 @@ final class LuaLibraries {
         });
         int support = lua.getTop();
         for (String name : LIBRARIES) {
-            run(lua, natives, name, 2, () -> {
+            run(lua, name, 2, () -> {
                 lua.pushValue(support);
                 natives.lua_pushlightuserdata(lua.getPointer(), 0);
                 return 2;
             });
             int library = lua.getTop() - 1;
-            lua.getField(support, "readonly");
             lua.newTable();
             copyThroughJava(lua, natives, library, library + 1, lua.getTop());
-            lua.pCall(1, 1);
             lua.setGlobal(name);
             lua.pop(2);
         }
         lua.pop(1);
     }
 
-    /** Runs the chunk {@code name}.lua with the arguments {@code arguments} pushes, leaving {@code results}. */
-    private static void run(Lua lua, Lua51Natives natives, String name, int results, Arguments arguments) {
+    /**
+     * Runs the chunk {@code name}.lua, its frames marked as kvd's, with the arguments
+     * {@code arguments} pushes, leaving {@code results}.
+     */
+    static void run(Lua lua, String name, int results, Arguments arguments) {
+        Lua51Natives natives = (Lua51Natives) lua.getLuaNatives();
         byte[] source = resource(name + ".lua");
         ByteBuffer buffer = ByteBuffer.allocateDirect(source.length).put(source).flip();
         if (natives.luaJ_loadbuffer(lua.getPointer(), buffer, source.length, SOURCE) != 0) {
@@ -77,7 +79,7 @@ final class LuaLibraries {
         }
     }
 
-    private interface Arguments {
+    interface Arguments {
         int push();
     }
 

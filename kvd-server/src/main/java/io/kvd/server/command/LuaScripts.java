@@ -34,8 +34,6 @@ import java.util.Map;
  */
 final class LuaScripts {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.script");
-    /** Lua 5.1's pseudo-index of the globals table. */
-    private static final int GLOBALS = -10002;
     private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
     private static final String BUSY_EVAL =
             "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
@@ -49,150 +47,6 @@ final class LuaScripts {
     /** Redis's LOAD_TIMEOUT_MS: a library still running its top level after this is stopped. */
     private static final long LIBRARY_LOAD_TIMEOUT_NANOS = 500_000_000L;
 
-    /**
-     * Run before {@link #SETUP} (which removes setfenv), for function libraries (Redis's
-     * luaEngineInitEngine and luaEngineCreate): returns the function that gives a compiled library
-     * the functions' environment in its load-time form, or, called with nil, turns that back to its
-     * run-time form. Functions share one environment; while a library loads, its globals are only a
-     * {@code redis} table of register_function, log and the versions, afterwards they are the
-     * globals (without KEYS and ARGV, which only EVAL sets).
-     */
-    private static final String FUNCTIONS_SETUP = """
-            local error, tostring, rawget, setmetatable, setfenv = error, tostring, rawget, setmetatable, setfenv
-            local globals, redis, register = _G, redis, redis.__register_function
-            redis.__register_function = nil
-            local function missing(name)
-              error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 3)
-            end
-            local function readonly() error('Attempt to modify a readonly table', 2) end
-            local loadApi = {log = true, LOG_DEBUG = true, LOG_VERBOSE = true, LOG_NOTICE = true, LOG_WARNING = true,
-              REDIS_VERSION = true, REDIS_VERSION_NUM = true}
-            local loadRedis = setmetatable({}, {
-              __index = function(_, name)
-                if name == 'register_function' then return register end
-                if not loadApi[name] then missing(name) end
-                return redis[name]
-              end,
-              __newindex = readonly,
-            })
-            local function loading(_, name)
-              if name ~= 'redis' then missing(name) end
-              return loadRedis
-            end
-            local function running(_, name)
-              local value = rawget(globals, name)
-              if value == nil then missing(name) end
-              return value
-            end
-            local meta = {__index = running, __newindex = readonly}
-            local env = setmetatable({}, meta)
-            return function(library)
-              if library then
-                meta.__index = loading
-                setfenv(library, env)
-              else
-                meta.__index = running
-              end
-            end
-            """;
-
-    /**
-     * Run once per interpreter: Redis's error handler, the parts of the redis table written in Lua,
-     * the globals Redis 7.0.15 leaves (nothing else: no os, io, print, loadfile, dofile, debug), and
-     * their protection. Returns the function that gives a compiled script the read-only environment.
-     */
-    private static final String SETUP = """
-            local dbg, error, type, tostring, setmetatable, setfenv = debug, error, type, tostring, setmetatable, setfenv
-            -- Every 100,000 instructions, as Redis's luaMaskCountHook: past busy-reply-threshold other clients
-            -- are let in; once SCRIPT KILL stopped the script, every line raises again, so pcall cannot keep it.
-            local overdue = redis.__overdue
-            redis.__overdue = nil
-            local function stopIfOverdue()
-              local err = overdue()
-              if err then
-                dbg.sethook(stopIfOverdue, 'l')
-                error({err = err})
-              end
-            end
-            local function arm() dbg.sethook(stopIfOverdue, '', 100000) end
-            arm()
-            __kvd_arm = arm
-            __redis__err__handler = function(err)
-              local level = 2
-              local i = dbg.getinfo(level, 'nSl')
-              -- A killed script's error rises from the hook, whose caller Lua may list as a tail call.
-              while i and (i.what == 'C' or i.what == 'tail' or i.source == '=kvd') do
-                level = level + 1
-                i = dbg.getinfo(level, 'nSl')
-              end
-              if type(err) ~= 'table' then
-                err = {err = 'ERR ' .. tostring(err)}
-              end
-              if i then
-                err['source'] = i.source
-                err['line'] = i.currentline
-              end
-              return err
-            end
-            -- Wrong arguments make these return an error table, not raise one (Redis's luaRedisErrorReplyCommand).
-            local wrongArgs = {err = 'ERR wrong number or type of arguments'}
-            redis.error_reply = function(...)
-              local msg = ...
-              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
-              local code, text = 'ERR', msg
-              if msg:sub(1, 1) == '-' then
-                local space = msg:find(' ', 1, true)
-                if space then code, text = msg:sub(2, space - 1), msg:sub(space + 1) else text = msg:sub(2) end
-              end
-              return {err = code .. ' ' .. text:gsub('[\\r\\n]+$', '')}
-            end
-            redis.status_reply = function(...)
-              local msg = ...
-              if select('#', ...) ~= 1 or type(msg) ~= 'string' then return wrongArgs end
-              return {ok = msg}
-            end
-            -- Redis's pcall gives the message of an error table {err=...}, not the table.
-            local luaPcall = pcall
-            local function unwrap(ok, ...)
-              if ok then return true, ... end
-              local err = ...
-              if type(err) == 'table' and (type(err.err) == 'string' or type(err.err) == 'number') then
-                err = err.err
-              end
-              return false, err
-            end
-            pcall = function(...) return unwrap(luaPcall(...)) end
-            redis.replicate_commands = function() return true end
-            redis.breakpoint = function() return false end
-            redis.debug = function() end
-            redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
-            redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
-            redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
-            local allowed = {}
-            for name in ([[ARGV KEYS _G _VERSION __redis__err__handler __kvd_arm assert bit cjson cmsgpack collectgarbage coroutine error gcinfo
-                getmetatable ipairs load loadstring math next pairs pcall rawequal rawget rawset redis select
-                setmetatable string struct table tonumber tostring type unpack xpcall]]):gmatch('%S+') do
-              allowed[name] = true
-            end
-            for name in pairs(_G) do
-              if not allowed[name] then _G[name] = nil end
-            end
-            local function readonly() error('Attempt to modify a readonly table', 2) end
-            local rawset = rawset
-            setmetatable(_G, {
-              __index = function(_, name)
-                error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2)
-              end,
-              -- LuaJava clears __jthrowable__ at every call of a Java function, and sets it when one throws.
-              __newindex = function(globals, name, value)
-                if name ~= '__jthrowable__' then error('Attempt to modify a readonly table', 2) end
-                rawset(globals, name, value)
-              end,
-            })
-            local env = setmetatable({}, {__index = _G, __newindex = readonly})
-            return function(f) return setfenv(f, env) end
-            """;
-
     private static final byte[] HEX = Args.bytes("0123456789abcdef");
     /** A digest per thread: getInstance costs more than hashing a short script. */
     private static final ThreadLocal<MessageDigest> SHA1 = ThreadLocal.withInitial(() -> {
@@ -204,6 +58,7 @@ final class LuaScripts {
     });
 
     private final ServerState server;
+    private final boolean forFunctions;
     private final CommandTable commands = new CommandTable();
     /** The client a script's commands run as: its own database (SELECT in a script stays there), never blocking. */
     private final Client scriptClient;
@@ -227,8 +82,9 @@ final class LuaScripts {
     private final Map<String, Integer> shebangFlags = new HashMap<>();
     private Lua lua;
     private Lua51Natives natives;
-    private int sandboxRef;
     private int errorHandlerRef;
+    /** The table behind the protected globals: KEYS and ARGV are set there. */
+    private int globalsRef;
     /** The names KEYS and ARGV as Lua strings: got from the registry, cheaper than pushing them from Java at every run. */
     private int keysNameRef;
     private int argvNameRef;
@@ -269,8 +125,13 @@ final class LuaScripts {
     private boolean stopped;
     private int armRef;
 
-    LuaScripts(ServerState server) {
+    /**
+     * An interpreter for EVAL's scripts or, if {@code forFunctions}, for function libraries, whose
+     * redis table lacks EVAL's breakpoint, debug and replicate_commands, as Redis's function_lua.c.
+     */
+    LuaScripts(ServerState server, boolean forFunctions) {
         this.server = server;
+        this.forFunctions = forFunctions;
         this.scriptClient = Client.forScripts(server, PooledByteBufAllocator.DEFAULT);
     }
 
@@ -299,9 +160,6 @@ final class LuaScripts {
             // The shebang line is left out, its newline kept: the script's lines keep their numbers.
             compile(lua, shebang < 0 ? body : Arrays.copyOfRange(body, shebang, body.length), "@user_script",
                     "ERR Error compiling script (new function): ");
-            lua.refGet(sandboxRef);
-            lua.insert(-2);
-            lua.pCall(1, 1);
             if (byEval && loadedByEval.size() >= EVAL_SCRIPTS_KEPT) {
                 String oldest = loadedByEval.keySet().iterator().next();
                 loadedByEval.remove(oldest);
@@ -480,8 +338,7 @@ final class LuaScripts {
         // Run, an EVAL-loaded script becomes the last to evict.
         loadedByEval.get(sha);
         Lua lua = interpreter();
-        setGlobalArray(lua, keysNameRef, argv, 3, 3 + numkeys);
-        setGlobalArray(lua, argvNameRef, argv, 3 + numkeys, argv.length);
+        setKeysAndArgv(lua, argv, numkeys);
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
         allowCrossSlot = flags != null && (flags & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
@@ -642,6 +499,7 @@ final class LuaScripts {
         lua.newTable();
         function(lua, "call", l -> redisCall(l, true));
         function(lua, "pcall", l -> redisCall(l, false));
+        function(lua, "acl_check_cmd", this::aclCheckCmd);
         function(lua, "sha1hex", this::sha1hexFunction);
         function(lua, "log", this::log);
         function(lua, "setresp", this::setresp);
@@ -650,24 +508,18 @@ final class LuaScripts {
         function(lua, "__register_function", this::registerFunction);
         lua.setGlobal("redis");
         try {
-            lua.run(ByteBuffer.allocateDirect(FUNCTIONS_SETUP.length())
-                    .put(FUNCTIONS_SETUP.getBytes(StandardCharsets.US_ASCII)).flip(), INTERNAL);
-            this.libraryEnvironmentRef = lua.ref();
-            lua.run(ByteBuffer.allocateDirect(SETUP.length()).put(SETUP.getBytes(StandardCharsets.US_ASCII)).flip(),
-                    INTERNAL);
-        } catch (party.iroiro.luajava.LuaException e) {
+            LuaLibraries.run(lua, "sandbox", 4, () -> {
+                lua.push(forFunctions);
+                return 1;
+            });
+        } catch (IllegalStateException e) {
             lua.close();
-            throw new IllegalStateException("Lua setup failed: " + e.getMessage(), e);
+            throw e;
         }
-        this.sandboxRef = lua.ref();
-        lua.getGlobal("__redis__err__handler");
+        this.globalsRef = lua.ref();
         this.errorHandlerRef = lua.ref();
-        lua.push("__kvd_arm");
-        lua.rawGet(GLOBALS);
         this.armRef = lua.ref();
-        lua.push("__kvd_arm");
-        lua.pushNil();
-        lua.rawSet(GLOBALS);
+        this.libraryEnvironmentRef = lua.ref();
         lua.push("KEYS");
         this.keysNameRef = lua.ref();
         lua.push("ARGV");
@@ -682,11 +534,16 @@ final class LuaScripts {
         lua.setField(-2, name);
     }
 
-    /** KEYS or ARGV, set raw: the globals are read-only to scripts. */
-    private void setGlobalArray(Lua lua, int nameRef, byte[][] argv, int from, int to) {
-        lua.refGet(nameRef);
-        pushArray(lua, argv, from, to);
-        lua.rawSet(GLOBALS);
+    /** KEYS and ARGV of EVAL's {@code argv}, set behind the globals' proxy: to scripts the globals are read-only. */
+    private void setKeysAndArgv(Lua lua, byte[][] argv, int numkeys) {
+        lua.refGet(globalsRef);
+        lua.refGet(keysNameRef);
+        pushArray(lua, argv, 3, 3 + numkeys);
+        lua.rawSet(-3);
+        lua.refGet(argvNameRef);
+        pushArray(lua, argv, 3 + numkeys, argv.length);
+        lua.rawSet(-3);
+        lua.pop(1);
     }
 
     private void pushArray(Lua lua, byte[][] argv, int from, int to) {
@@ -744,18 +601,11 @@ final class LuaScripts {
     private int redisCall(Lua lua, boolean raise) {
         int argc = lua.getTop();
         if (argc == 0) {
-            return fail(lua, "Please specify at least one argument for this redis lib call", raise);
+            return fail(lua, NO_ARGUMENTS, raise);
         }
-        byte[][] argv = new byte[argc][];
-        for (int i = 0; i < argc; i++) {
-            Lua.LuaType type = lua.type(i + 1);
-            if (type == Lua.LuaType.STRING) {
-                argv[i] = bytes(lua, i + 1);
-            } else if (type == Lua.LuaType.NUMBER) {
-                argv[i] = Args.bytes(formatNumber(lua.toNumber(i + 1)));
-            } else {
-                return fail(lua, "Lua redis lib command arguments must be strings or integers", raise);
-            }
+        byte[][] argv = commandLine(lua, argc);
+        if (argv == null) {
+            return fail(lua, NOT_AN_ARGUMENT, raise);
         }
         Command command = commands.lookup(argv[0]);
         if (command == null) {
@@ -813,6 +663,49 @@ final class LuaScripts {
         } finally {
             out.release();
         }
+    }
+
+    private static final String NO_ARGUMENTS = "Please specify at least one argument for this redis lib call";
+    private static final String NOT_AN_ARGUMENT = "Lua redis lib command arguments must be strings or integers";
+
+    /** The {@code argc} arguments of a redis.* call as a command line (Redis's luaArgsToRedisArgv); null if one is not a string or number. */
+    private static byte[][] commandLine(Lua lua, int argc) {
+        byte[][] argv = new byte[argc][];
+        for (int i = 0; i < argc; i++) {
+            Lua.LuaType type = lua.type(i + 1);
+            if (type == Lua.LuaType.STRING) {
+                argv[i] = bytes(lua, i + 1);
+            } else if (type == Lua.LuaType.NUMBER) {
+                argv[i] = Args.bytes(formatNumber(lua.toNumber(i + 1)));
+            } else {
+                return null;
+            }
+        }
+        return argv;
+    }
+
+    /**
+     * redis.acl_check_cmd(command, arg...) (Redis's luaRedisAclCheckCmdPermissionsCommand): whether
+     * the caller's user may run the command. kvd's one user, the default, may run every command;
+     * an unknown command or subcommand is an error.
+     */
+    private int aclCheckCmd(Lua lua) {
+        int argc = lua.getTop();
+        if (argc == 0) {
+            return raise(lua, NO_ARGUMENTS);
+        }
+        byte[][] argv = commandLine(lua, argc);
+        if (argv == null) {
+            return raise(lua, NOT_AN_ARGUMENT);
+        }
+        Command command = commands.lookup(argv[0]);
+        Subcommands subcommands = command == null ? null : CommandTable.subcommands(command);
+        // As Redis's lookupCommand: a container named alone is the container.
+        if (command == null || argc > 1 && subcommands != null && subcommands.lookup(argv) == null) {
+            return raise(lua, "Invalid command passed to redis.acl_check_cmd()");
+        }
+        lua.push(true);
+        return 1;
     }
 
     /**

@@ -178,7 +178,7 @@ public final class ServerState {
 
     LuaScripts scripts() {
         if (scripts == null) {
-            scripts = new LuaScripts(this);
+            scripts = new LuaScripts(this, false);
         }
         return scripts;
     }

@@ -75,6 +75,20 @@ class FunctionCommandsTest {
     }
 
     @Test
+    void aLibraryCannotChangeWhatOtherLibrariesSee() {
+        assertThat(kvd.call("FUNCTION", "LOAD", "#!lua name=a\nredis.register_function = nil")).isEqualTo(
+                "-ERR Error registering functions: ERR user_function:2: Attempt to modify a readonly table\r\n");
+        kvd.call("FUNCTION", "LOAD", "#!lua name=b\nredis.register_function('change', function(keys, args)"
+                + " local ok, err = pcall(loadstring(args[1])) return err end)\n"
+                + "redis.register_function('upper', function(keys, args) return string.upper(args[1]) end)");
+        assertThat(kvd.call("FCALL", "change", "0", "string.upper = nil"))
+                .isEqualTo(bulk("[string \"string.upper = nil\"]:1: Attempt to modify a readonly table"));
+        assertThat(kvd.call("FCALL", "change", "0", "rawset(_G, 'string', nil)"))
+                .isEqualTo(bulk("Attempt to modify a readonly table"));
+        assertThat(kvd.call("FCALL", "upper", "0", "a")).isEqualTo(bulk("A"));
+    }
+
+    @Test
     void theShebangAndRegisterFunctionAreCheckedAsRedisChecksThem() {
         assertThat(kvd.call("FUNCTION", "LOAD", "return 1")).isEqualTo("-ERR Missing library metadata\r\n");
         assertThat(kvd.call("FUNCTION", "LOAD", "#!lua name=a")).isEqualTo("-ERR Invalid library metadata\r\n");

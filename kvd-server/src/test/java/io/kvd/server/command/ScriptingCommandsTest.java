@@ -108,6 +108,65 @@ class ScriptingCommandsTest {
     }
 
     @Test
+    void aScriptCannotChangeTheLibrariesAnotherClientsScriptsUse() {
+        Client other = kvd.newClient();
+        kvd.call("SET", "x", "1");
+        for (String change : new String[]{"redis.call = function() return 'pwned' end", "string.upper = nil",
+                "table.insert = nil", "cjson.encode = nil", "redis = nil", "_G.string = nil",
+                "loadstring('redis = nil')()", "getmetatable('').__index = {}"}) {
+            String sha = LuaScripts.sha1hex(change.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(kvd.call("EVAL", change, "0")).as(change).startsWith("-ERR ")
+                    .contains("Attempt to modify a readonly table script: " + sha);
+        }
+        assertThat(kvd.callAs(other, "EVAL", "return {redis.call('GET', 'x'), string.upper('a'), ('b'):upper(),"
+                + " cjson.encode({1})}", "0")).isEqualTo("*4\r\n$1\r\n1\r\n$1\r\nA\r\n$1\r\nB\r\n$3\r\n[1]\r\n");
+    }
+
+    @Test
+    void rawsetSetmetatableAndTableInsertRefuseAProtectedTableWithoutAPosition() {
+        String rawset = "rawset(redis, 'call', nil)";
+        assertThat(kvd.call("EVAL", rawset, "0")).isEqualTo("-ERR Attempt to modify a readonly table" + at(rawset, 1));
+        String setmetatable = "setmetatable(string, {})";
+        assertThat(kvd.call("EVAL", setmetatable, "0"))
+                .isEqualTo("-ERR Attempt to modify a readonly table" + at(setmetatable, 1));
+        String insert = "table.insert(math, 1)";
+        assertThat(kvd.call("EVAL", insert, "0")).isEqualTo("-ERR Attempt to modify a readonly table" + at(insert, 1));
+        String badArgument = "rawset(redis, 'x')";
+        assertThat(kvd.call("EVAL", badArgument, "0"))
+                .isEqualTo("-ERR user_script:1: bad argument #3 to 'rawset' (value expected)" + at(badArgument, 1));
+    }
+
+    @Test
+    void protectedTablesStillReadIterateAndAnswerTheBaseFunctions() {
+        assertThat(kvd.call("EVAL", "local n = 0 for k in pairs(string) do n = n + 1 end return n", "0")).isEqualTo(":15\r\n");
+        assertThat(kvd.call("EVAL", "return {type(rawget(string, 'upper')), type(getmetatable(redis)),"
+                + " type(getmetatable(_G)), tostring(getmetatable('').__index == string), tostring(_G._G == _G)}", "0"))
+                .isEqualTo("*5\r\n$8\r\nfunction\r\n$3\r\nnil\r\n$5\r\ntable\r\n$4\r\ntrue\r\n$4\r\ntrue\r\n");
+        assertThat(kvd.call("EVAL", "KEYS[1] = 'changed' local t = {} table.insert(t, KEYS[1]) return t", "1", "k"))
+                .isEqualTo("*1\r\n$7\r\nchanged\r\n");
+    }
+
+    @Test
+    void errorReplyTakesItsCodeFromTheFirstWordAfterTheDashItAdds() {
+        assertThat(kvd.call("EVAL", "return redis.error_reply('My Error')", "0")).isEqualTo("-My Error\r\n");
+        assertThat(kvd.call("EVAL", "return redis.error_reply('ERR My Error')", "0")).isEqualTo("-ERR My Error\r\n");
+        assertThat(kvd.call("EVAL", "return redis.error_reply('-WRONG')", "0")).isEqualTo("-ERR WRONG\r\n");
+        assertThat(kvd.call("EVAL", "return redis.error_reply('-\\nMy Error\\r\\n')", "0")).isEqualTo("- My Error\r\n");
+    }
+
+    @Test
+    void aclCheckCmdAllowsEveryCommandOfTheDefaultUserAndRefusesUnknownOnes() {
+        assertThat(kvd.call("EVAL", "return {redis.acl_check_cmd('set', 'k', 'v'), redis.acl_check_cmd('client'),"
+                + " redis.acl_check_cmd('CONFIG', 'GET', 'x')}", "0")).isEqualTo("*3\r\n:1\r\n:1\r\n:1\r\n");
+        String unknown = "return redis.acl_check_cmd('config', 'nosuch')";
+        assertThat(kvd.call("EVAL", unknown, "0"))
+                .isEqualTo("-ERR Invalid command passed to redis.acl_check_cmd()" + at(unknown, 1));
+        String none = "return redis.acl_check_cmd()";
+        assertThat(kvd.call("EVAL", none, "0"))
+                .isEqualTo("-ERR Please specify at least one argument for this redis lib call" + at(none, 1));
+    }
+
+    @Test
     void commandsScriptsMayNotRunAreRefusedAndBlockingOnesDoNotBlock() {
         String multi = "return redis.call('MULTI')";
         assertThat(kvd.call("EVAL", multi, "0")).isEqualTo("-ERR This Redis command is not allowed from script" + at(multi, 1));

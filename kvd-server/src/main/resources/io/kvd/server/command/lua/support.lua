@@ -215,14 +215,4 @@ function support.int64value(hi, lo)
   return hi * 4294967296 + lo
 end
 
--- A read-only view of a library table, as Redis 7.0 makes library tables read-only.
-local setmetatable = setmetatable
-function support.readonly(t)
-  return setmetatable({}, {
-    __index = t,
-    __newindex = function() error('Attempt to modify a readonly table', 2) end,
-    __metatable = false,
-  })
-end
-
 return support
