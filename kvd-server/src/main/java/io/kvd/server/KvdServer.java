@@ -187,6 +187,8 @@ public final class KvdServer implements AutoCloseable {
         });
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
+        // Redis's line, which tools that start a server wait for.
+        log.info("Ready to accept connections");
     }
 
     /** Loads the AOF if appendonly is on, after removing what an unfinished rewrite left. */
@@ -227,7 +229,9 @@ public final class KvdServer implements AutoCloseable {
                 bound = ((InetSocketAddress) channel.localAddress()).getPort();
             } catch (Exception e) {
                 if (!optional) {
-                    throw new IllegalStateException("cannot listen on " + host + ":" + requestedPort + ": " + e, e);
+                    // Redis's words: scripts and Redis's own test harness wait for them to retry elsewhere.
+                    throw new IllegalStateException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
+                            + " listen on " + host + ": " + e, e);
                 }
                 log.warn("could not listen on optional address {}: {}", host, e.toString());
             }

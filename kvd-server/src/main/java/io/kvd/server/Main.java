@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.OutputStreamAppender;
 import io.kvd.server.aof.AofCheck;
+import io.kvd.server.command.Version;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.ConfigException;
 import io.netty.util.ResourceLeakDetector;
@@ -48,6 +49,12 @@ public final class Main {
         }
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
+        // " PID: " as in Redis's start-up logo: Redis's test harness and other tools find the process by it.
+        log.info("kvd {} starting, Redis {} compatible, PID: {}", Version.KVD, Version.REDIS, ProcessHandle.current().pid());
+        List<String> inert = config.inertSettings();
+        if (!inert.isEmpty()) {
+            log.warn("Read but not acted on by kvd (docs/configuration.md): {}", String.join(", ", inert));
+        }
         disableLeakDetectionUnlessAsked();
         HeapTuning.apply(log);
 

@@ -51,7 +51,16 @@ public final class KvdProcess implements AutoCloseable {
         return startIn(WorkDir.create("kvd"), jvmOptions, options);
     }
 
+    /** Starts kvd in {@code dir} from the config file {@code file}, then {@code options}, as {@code kvd.jar FILE --name value}. */
+    public static KvdProcess startWithConfigFile(Path dir, Path file, String... options) {
+        return startIn(dir, List.of(), file, options);
+    }
+
     private static KvdProcess startIn(Path dir, List<String> jvmOptions, String... options) {
+        return startIn(dir, jvmOptions, null, options);
+    }
+
+    private static KvdProcess startIn(Path dir, List<String> jvmOptions, Path file, String... options) {
         Path jar = Path.of(System.getProperty("kvd.jar", "../kvd-server/target/kvd.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new AssertionError("no kvd.jar at " + jar + " (system property kvd.jar); build kvd-server first");
@@ -59,7 +68,11 @@ public final class KvdProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", jar.toString(), "--port", "0", "--dir", dir.toString()));
+        command.addAll(List.of("-jar", jar.toString()));
+        if (file != null) {
+            command.add(file.toString());
+        }
+        command.addAll(List.of("--port", "0", "--dir", dir.toString()));
         command.addAll(List.of(options));
         String name = "kvd";
         for (int n = 2; Files.exists(dir.resolve(name + ".log")); n++) {

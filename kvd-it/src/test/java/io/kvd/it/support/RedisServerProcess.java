@@ -28,11 +28,24 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts redis-server in {@code dir} with {@code options} after the defaults (later ones win, e.g. --appendonly yes). */
     public static RedisServerProcess startIn(Path dir, String... options) {
+        List<String> defaults = List.of("--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString());
+        return start(dir, null, defaults, options);
+    }
+
+    /** Starts redis-server in {@code dir} from the config file {@code file}, with only its port and then {@code options} given after it. */
+    public static RedisServerProcess startWithConfigFile(Path dir, Path file, String... options) {
+        return start(dir, file, List.of(), options);
+    }
+
+    private static RedisServerProcess start(Path dir, Path file, List<String> defaults, String... options) {
         Path redisServer = Tools.require("redis-server");
         FreePortStart.Started started = FreePortStart.start("redis-server", dir, START_TIMEOUT, port -> {
-            List<String> command = new ArrayList<>(List.of(redisServer.toString(),
-                    "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                    "--dir", dir.toString()));
+            List<String> command = new ArrayList<>(List.of(redisServer.toString()));
+            if (file != null) {
+                command.add(file.toString());
+            }
+            command.addAll(List.of("--port", String.valueOf(port)));
+            command.addAll(defaults);
             command.addAll(List.of(options));
             return command;
         }, RedisServerProcess::answersPing);

@@ -23,17 +23,6 @@ final class ConfigCommand {
                     "    Reset statistics reported by the INFO command.")
             .withHelp();
 
-    /**
-     * Settings kvd has no directive for, answered with the value that describes what kvd does,
-     * because clients and tools read them: kvd never evicts and has no memory limit.
-     */
-    private static final Map<String, String> FIXED = new LinkedHashMap<>();
-
-    static {
-        FIXED.put("maxmemory", "0");
-        FIXED.put("maxmemory-policy", "noeviction");
-    }
-
     private ConfigCommand() {
     }
 
@@ -90,7 +79,10 @@ final class ConfigCommand {
                 unknown = unknown == null ? name : unknown;
                 continue;
             }
-            if (!d.mutable()) {
+            if (Config.isProtected(d.name())) {
+                rejected = name;
+                reason = "can't set protected config";
+            } else if (!d.mutable()) {
                 rejected = name;
                 reason = "can't set immutable config";
             } else if (directives.contains(d)) {
@@ -134,12 +126,13 @@ final class ConfigCommand {
     private static List<String> names() {
         List<String> names = new ArrayList<>();
         Config.directives().forEach(d -> names.add(d.name()));
-        names.addAll(FIXED.keySet());
+        names.addAll(Config.aliases());
         return names;
     }
 
     private static String value(Config config, String name) {
-        return Config.directive(name) != null ? config.get(Config.directive(name).name()) : FIXED.get(name);
+        Directive d = Config.directive(name);
+        return d == null ? null : config.get(d.name());
     }
 
     private static boolean containsGlob(String pattern) {

@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -71,17 +73,24 @@ public final class Config {
     public static final String TLS_PROTOCOLS = "tls-protocols";
     public static final String NOTIFY_KEYSPACE_EVENTS = "notify-keyspace-events";
 
+    public static final String REPLICAOF = "replicaof";
+
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
-    private static final Map<String, String> ALIASES = Map.of(
-            "hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES,
-            "hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE,
-            "list-max-ziplist-size", LIST_MAX_LISTPACK_SIZE,
-            "zset-max-ziplist-entries", ZSET_MAX_LISTPACK_ENTRIES,
-            "zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE,
-            "lua-time-limit", BUSY_REPLY_THRESHOLD);
+    private static final Map<String, String> ALIASES = new LinkedHashMap<>();
+    /** The directives of {@link AcceptedDirectives}: read and shown, acting on nothing. */
+    private static final Set<String> INERT = new HashSet<>();
+    /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
+    private static final Set<String> PROTECTED = Set.of(DIR, "dbfilename");
 
     static {
+        ALIASES.put("hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES);
+        ALIASES.put("hash-max-ziplist-value", HASH_MAX_LISTPACK_VALUE);
+        ALIASES.put("list-max-ziplist-size", LIST_MAX_LISTPACK_SIZE);
+        ALIASES.put("zset-max-ziplist-entries", ZSET_MAX_LISTPACK_ENTRIES);
+        ALIASES.put("zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE);
+        ALIASES.put("lua-time-limit", BUSY_REPLY_THRESHOLD);
+        ALIASES.put("slaveof", REPLICAOF);
         define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
         define(new Directive(BIND, "127.0.0.1 -::1", false, Directive::words));
         define(new Directive(TRANSPORT, "auto", false, Directive.oneOf("auto", "nio", "epoll", "io_uring", "kqueue")));
@@ -89,7 +98,7 @@ public final class Config {
         // kvd takes no command while a script runs, so past this a script that has not written is stopped.
         define(new Directive(BUSY_REPLY_THRESHOLD, "5000", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(DIR, ".", false, Directive::single));
-        define(new Directive(APPENDONLY, "yes", false, Directive.oneOf("yes", "no")));
+        define(new Directive(APPENDONLY, "yes", false, Directive::yesNo));
         define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
         define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
         define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -112,7 +121,10 @@ public final class Config {
         define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE)));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
-        define(new Directive(SAVE, "\"\"", false, Directive.oneOf("")));
+        // Checked as Redis checks it; kvd writes no snapshot yet, so its default saves nothing.
+        define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
+        // Refused rather than ignored: a replica that silently served as a master would diverge.
+        define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE)));
@@ -120,8 +132,8 @@ public final class Config {
         define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0 slave 256mb 64mb 60 pubsub 32mb 8mb 60", true,
                 Directive::outputBufferLimit));
         define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
-        define(new Directive(PROTECTED_MODE, "yes", true, Directive.oneOf("yes", "no")));
-        define(new Directive(CLUSTER_ENABLED, "no", false, Directive.oneOf("yes", "no")));
+        define(new Directive(PROTECTED_MODE, "yes", true, Directive::yesNo));
+        define(new Directive(CLUSTER_ENABLED, "no", false, Directive::yesNo));
         define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single));
         define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single));
         // TLS: read once at start; the files are paths, so none of them changes at run time.
@@ -134,6 +146,10 @@ public final class Config {
         define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
         define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
                 words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
+        AcceptedDirectives.defineAll(d -> {
+            define(d);
+            INERT.add(d.name());
+        }, ALIASES::put);
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -148,6 +164,7 @@ public final class Config {
     private int notifyKeyspaceEvents;
     private ClusterTopology cluster;
     private final EncodingLimits encodingLimits = new EncodingLimits();
+    private int saveLinesRead;
 
     /** One class of {@code client-output-buffer-limit <class> <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
@@ -208,6 +225,33 @@ public final class Config {
     public static Directive directive(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return DIRECTIVES.get(ALIASES.getOrDefault(lower, lower));
+    }
+
+    /** Every older name Redis 7.0 still reads, each shown by CONFIG GET as Redis shows it. */
+    public static Collection<String> aliases() {
+        return ALIASES.keySet();
+    }
+
+    /** Whether CONFIG SET refuses {@code name} as Redis refuses a protected config (enable-protected-configs no). */
+    public static boolean isProtected(String name) {
+        return PROTECTED.contains(name);
+    }
+
+    /**
+     * The directives set away from their defaults that kvd reads but does not act on
+     * ({@link AcceptedDirectives}), as {@code name value}: worth a warning at start.
+     */
+    public List<String> inertSettings() {
+        List<String> settings = new ArrayList<>();
+        for (String name : INERT) {
+            Directive d = DIRECTIVES.get(name);
+            String value = values.get(name);
+            if (!value.equals(d.parse(Directive.split(d.defaultText())))) {
+                settings.add(name + " " + value);
+            }
+        }
+        settings.sort(null);
+        return settings;
     }
 
     /** The value as CONFIG GET shows it. */
@@ -464,7 +508,12 @@ public final class Config {
             throw new ConfigException(where + ": unknown directive '" + name + "'");
         }
         try {
-            values.put(d.name(), merged(d, d.parse(words.subList(1, words.size()))));
+            String parsed = d.parse(words.subList(1, words.size()));
+            // As Redis reads a file: the first save line replaces the default, the next ones add to it.
+            if (d.name().equals(SAVE) && saveLinesRead++ > 0 && !parsed.isEmpty() && !values.get(SAVE).isEmpty()) {
+                parsed = values.get(SAVE) + " " + parsed;
+            }
+            values.put(d.name(), merged(d, parsed));
             keepEventFlags(d, words.subList(1, words.size()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + name + ": " + e.getMessage());

@@ -51,6 +51,51 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return String.join(" ", protocols);
     }
 
+    /** A boolean as Redis's yesnotoi reads it. */
+    static String yesNo(List<String> words) {
+        String word = single(words).toLowerCase(Locale.ROOT);
+        if (!word.equals("yes") && !word.equals("no")) {
+            throw new IllegalArgumentException("argument must be 'yes' or 'no'");
+        }
+        return word;
+    }
+
+    /**
+     * save: pairs of {@code <seconds> <changes>}, or "" for none, as Redis's setConfigSaveOption
+     * checks them.
+     */
+    static String savePoints(List<String> words) {
+        String[] parts = String.join(" ", words).trim().split("\\s+");
+        if (parts.length == 1 && parts[0].isEmpty()) {
+            return "";
+        }
+        if (parts.length % 2 != 0) {
+            throw new IllegalArgumentException("Invalid save parameters");
+        }
+        List<String> points = new ArrayList<>();
+        for (String part : parts) {
+            try {
+                long value = Long.parseLong(part);
+                if (value < 0 || value > Integer.MAX_VALUE) {
+                    throw new NumberFormatException(part);
+                }
+                points.add(String.valueOf(value));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid save parameters");
+            }
+        }
+        return String.join(" ", points);
+    }
+
+    /** replicaof: only {@code no one} (a master), which is what kvd is. */
+    static String noReplication(List<String> words) {
+        String value = String.join(" ", words).trim().toLowerCase(Locale.ROOT);
+        if (value.isEmpty() || value.equals("no one")) {
+            return "";
+        }
+        throw new IllegalArgumentException("kvd does not replicate yet: it cannot start as a replica");
+    }
+
     static String words(List<String> words) {
         if (words.isEmpty()) {
             throw new IllegalArgumentException("wrong number of arguments");

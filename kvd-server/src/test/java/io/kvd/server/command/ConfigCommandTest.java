@@ -30,13 +30,30 @@ class ConfigCommandTest {
 
     @Test
     void getPatternMatchesNamesIgnoringCase() {
-        assertThat(kvd.call("CONFIG", "GET", "D*")).isEqualTo("*4\r\n$3\r\ndir\r\n$1\r\n.\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "DATAB*")).isEqualTo("*2\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
     }
 
     @Test
-    void getMaxmemoryIsZeroBecauseKvdHasNoLimit() {
-        assertThat(kvd.call("CONFIG", "GET", "maxmemory*")).isEqualTo(
+    void getMaxmemoryIsZeroAndThePolicyNoevictionByDefault() {
+        assertThat(kvd.call("CONFIG", "GET", "maxmemory", "maxmemory-policy")).isEqualTo(
                 "*4\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n");
+    }
+
+    @Test
+    void redisDirectivesKvdDoesNotActOnAreCheckedAndShownAsRedisDoes() {
+        assertThat(kvd.call("CONFIG", "SET", "slowlog-log-slower-than", "-2")).isEqualTo("-ERR CONFIG SET failed (possibly"
+                + " related to argument 'slowlog-log-slower-than') - argument must be between -1 and 9223372036854775807 inclusive\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "lazyfree-lazy-expire", "maybe")).isEqualTo("-ERR CONFIG SET failed (possibly"
+                + " related to argument 'lazyfree-lazy-expire') - argument must be 'yes' or 'no'\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "daemonize", "yes")).isEqualTo("-ERR CONFIG SET failed (possibly"
+                + " related to argument 'daemonize') - can't set immutable config\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "slave-priority", "5", "maxmemory", "1mb", "maxmemory-clients", "5%"))
+                .isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "replica-priority", "slave-priority", "maxmemory", "maxmemory-clients"))
+                .isEqualTo("*8\r\n$16\r\nreplica-priority\r\n$1\r\n5\r\n$14\r\nslave-priority\r\n$1\r\n5\r\n"
+                        + "$9\r\nmaxmemory\r\n$7\r\n1048576\r\n$17\r\nmaxmemory-clients\r\n$2\r\n5%\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "save", "100 10 200")).isEqualTo("-ERR CONFIG SET failed (possibly"
+                + " related to argument 'save') - Invalid save parameters\r\n");
     }
 
     @Test
@@ -65,9 +82,14 @@ class ConfigCommandTest {
 
     @Test
     void pathsCannotBeRedirectedAtRunTime() {
-        for (String path : new String[] {"dir", "appendfilename", "logfile"}) {
+        for (String path : new String[] {"appendfilename", "logfile"}) {
             assertThat(kvd.call("CONFIG", "SET", path, "/tmp/evil")).isEqualTo(
                     "-ERR CONFIG SET failed (possibly related to argument '" + path + "') - can't set immutable config\r\n");
+        }
+        // As Redis 7.0 without enable-protected-configs.
+        for (String path : new String[] {"dir", "dbfilename"}) {
+            assertThat(kvd.call("CONFIG", "SET", path, "/tmp/evil")).isEqualTo(
+                    "-ERR CONFIG SET failed (possibly related to argument '" + path + "') - can't set protected config\r\n");
         }
     }
 

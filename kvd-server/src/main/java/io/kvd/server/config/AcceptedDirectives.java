@@ -1,0 +1,308 @@
+package io.kvd.server.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Redis 7.0.15's directives (config.c's table) that kvd reads, checks as Redis does and shows in
+ * CONFIG GET, but that change nothing in kvd: so that an operator's redis.conf starts kvd.
+ * Some have no meaning for a JVM (jemalloc-bg-thread, oom-score-adj, disable-thp, io-threads);
+ * the others belong to features kvd does not have yet (snapshots, replication, eviction, ACL
+ * files, slow log, latency monitor), and a directive moves to {@link Config}'s own table when its
+ * feature lands. docs/configuration.md lists each with the reason.
+ */
+final class AcceptedDirectives {
+    private static final long INT_MAX = Integer.MAX_VALUE;
+    private static final long LONG_MAX = Long.MAX_VALUE;
+
+    private AcceptedDirectives() {
+    }
+
+    /** Defines each directive through {@code define}, and each older name through {@code alias} (alias, name). */
+    static void defineAll(Consumer<Directive> define, BiConsumer<String, String> alias) {
+        Table t = new Table(define, alias);
+        // Booleans
+        t.bool("rdbchecksum", false, "yes");
+        t.bool("daemonize", false, "no");
+        t.bool("io-threads-do-reads", false, "no");
+        t.bool("always-show-logo", false, "no");
+        t.bool("rdbcompression", true, "yes");
+        t.bool("rdb-del-sync-files", true, "no");
+        t.bool("activerehashing", true, "yes");
+        t.bool("stop-writes-on-bgsave-error", true, "yes");
+        t.bool("set-proc-title", false, "yes");
+        t.bool("dynamic-hz", true, "yes");
+        t.bool("lazyfree-lazy-eviction", true, "no");
+        t.bool("lazyfree-lazy-expire", true, "no");
+        t.bool("lazyfree-lazy-server-del", true, "no");
+        t.bool("lazyfree-lazy-user-del", true, "no");
+        t.bool("lazyfree-lazy-user-flush", true, "no");
+        t.bool("repl-disable-tcp-nodelay", true, "no");
+        t.bool("repl-diskless-sync", true, "yes");
+        t.bool("aof-rewrite-incremental-fsync", true, "yes");
+        t.bool("no-appendfsync-on-rewrite", true, "no");
+        t.bool("cluster-require-full-coverage", true, "yes");
+        t.bool("rdb-save-incremental-fsync", true, "yes");
+        t.bool("aof-load-truncated", true, "yes");
+        t.bool("aof-use-rdb-preamble", true, "yes");
+        t.bool("aof-timestamp-enabled", true, "no");
+        t.bool("cluster-replica-no-failover", true, "no").alias("cluster-slave-no-failover");
+        t.bool("replica-lazy-flush", true, "no").alias("slave-lazy-flush");
+        t.bool("replica-serve-stale-data", true, "yes").alias("slave-serve-stale-data");
+        t.bool("replica-read-only", true, "yes").alias("slave-read-only");
+        t.bool("replica-ignore-maxmemory", true, "yes").alias("slave-ignore-maxmemory");
+        t.bool("replica-ignore-disk-write-errors", true, "no");
+        t.bool("jemalloc-bg-thread", true, "yes");
+        t.bool("activedefrag", true, "no");
+        t.bool("syslog-enabled", false, "no");
+        t.bool("cluster-allow-reads-when-down", true, "no");
+        t.bool("cluster-allow-pubsubshard-when-down", true, "yes");
+        t.bool("crash-log-enabled", true, "yes");
+        t.bool("crash-memcheck-enabled", true, "yes");
+        t.bool("disable-thp", false, "yes");
+        t.bool("cluster-allow-replica-migration", true, "yes");
+        t.bool("replica-announced", true, "yes");
+        t.bool("latency-tracking", true, "yes");
+        t.bool("aof-disable-auto-gc", true, "no");
+        t.bool("tls-cluster", true, "no");
+        t.bool("tls-replication", true, "no");
+        t.bool("tls-prefer-server-ciphers", true, "no");
+        t.bool("tls-session-caching", true, "yes");
+        // Strings
+        t.string("aclfile", false, "");
+        t.string("unixsocket", false, "");
+        t.string("pidfile", false, "");
+        t.string("replica-announce-ip", true, "").alias("slave-announce-ip");
+        t.string("masteruser", true, "");
+        t.string("masterauth", true, "");
+        t.string("cluster-announce-hostname", true, "");
+        t.string("syslog-ident", false, "redis");
+        t.directive("dbfilename", true, "dump.rdb", AcceptedDirectives::dbfilename);
+        t.string("appenddirname", false, "appendonlydir");
+        t.string("server_cpulist", false, "");
+        t.string("bio_cpulist", false, "");
+        t.string("aof_rewrite_cpulist", false, "");
+        t.string("bgsave_cpulist", false, "");
+        t.string("ignore-warnings", true, "");
+        t.string("proc-title-template", true, "{title} {listen-addr} {server-mode}");
+        t.string("bind-source-addr", true, "");
+        for (String name : List.of("tls-client-cert-file", "tls-client-key-file", "tls-client-key-file-pass",
+                "tls-dh-params-file", "tls-ca-cert-dir", "tls-ciphers", "tls-ciphersuites")) {
+            t.string(name, true, "");
+        }
+        // Enumerations
+        t.oneOf("supervised", false, "no", "upstart", "systemd", "auto", "no");
+        t.oneOf("syslog-facility", false, "local0", "user", "local0", "local1", "local2", "local3", "local4", "local5",
+                "local6", "local7");
+        t.oneOf("repl-diskless-load", true, "disabled", "disabled", "on-empty-db", "swapdb");
+        t.oneOf("maxmemory-policy", true, "noeviction", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+                "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
+        t.oneOf("oom-score-adj", true, "no", "no", "yes", "relative", "absolute");
+        t.oneOf("acl-pubsub-default", true, "resetchannels", "allchannels", "resetchannels");
+        t.oneOf("sanitize-dump-payload", true, "no", "no", "yes", "clients");
+        t.oneOf("enable-protected-configs", false, "no", "no", "yes", "local");
+        t.oneOf("enable-debug-command", false, "no", "no", "yes", "local");
+        t.oneOf("enable-module-command", false, "no", "no", "yes", "local");
+        t.oneOf("cluster-preferred-endpoint-type", true, "ip", "ip", "hostname", "unknown-endpoint");
+        t.oneOf("propagation-error-behavior", true, "ignore", "ignore", "panic", "panic-on-replicas");
+        t.directive("shutdown-on-sigint", true, "default", AcceptedDirectives::shutdownFlags);
+        t.directive("shutdown-on-sigterm", true, "default", AcceptedDirectives::shutdownFlags);
+        // Integers
+        t.integer("io-threads", false, 1, 128, "1");
+        t.integer("cluster-replica-validity-factor", true, 0, INT_MAX, "10").alias("cluster-slave-validity-factor");
+        t.integer("tcp-keepalive", true, 0, INT_MAX, "300");
+        t.integer("cluster-migration-barrier", true, 0, INT_MAX, "1");
+        t.integer("active-defrag-cycle-min", true, 1, 99, "1");
+        t.integer("active-defrag-cycle-max", true, 1, 99, "25");
+        t.integer("active-defrag-threshold-lower", true, 0, 1000, "10");
+        t.integer("active-defrag-threshold-upper", true, 0, 1000, "100");
+        t.integer("lfu-log-factor", true, 0, INT_MAX, "10");
+        t.integer("lfu-decay-time", true, 0, INT_MAX, "1");
+        t.integer("replica-priority", true, 0, INT_MAX, "100").alias("slave-priority");
+        t.integer("repl-diskless-sync-delay", true, 0, INT_MAX, "5");
+        t.integer("maxmemory-samples", true, 1, INT_MAX, "5");
+        t.integer("maxmemory-eviction-tenacity", true, 0, 100, "10");
+        t.integer("replica-announce-port", true, 0, 65535, "0").alias("slave-announce-port");
+        t.integer("tcp-backlog", false, 0, INT_MAX, "511");
+        t.integer("cluster-port", false, 0, 65535, "0");
+        t.integer("cluster-announce-bus-port", true, 0, 65535, "0");
+        t.integer("cluster-announce-port", true, 0, 65535, "0");
+        t.integer("cluster-announce-tls-port", true, 0, 65535, "0");
+        t.integer("repl-timeout", true, 1, INT_MAX, "60");
+        t.integer("repl-ping-replica-period", true, 1, INT_MAX, "10").alias("repl-ping-slave-period");
+        t.integer("active-expire-effort", true, 1, 10, "1");
+        t.integer("min-replicas-to-write", true, 0, INT_MAX, "0").alias("min-slaves-to-write");
+        t.integer("min-replicas-max-lag", true, 0, INT_MAX, "10").alias("min-slaves-max-lag");
+        t.integer("shutdown-timeout", true, 0, INT_MAX, "10");
+        t.integer("repl-diskless-sync-max-replicas", true, 0, INT_MAX, "0");
+        t.integer("socket-mark-id", false, 0, 4294967295L, "0");
+        t.directive("unixsocketperm", false, "0", AcceptedDirectives::octalPermissions);
+        t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
+        t.integer("slowlog-max-len", true, 0, LONG_MAX, "128");
+        t.integer("acllog-max-len", true, 0, LONG_MAX, "128");
+        t.integer("cluster-node-timeout", true, 0, LONG_MAX, "15000");
+        t.integer("slowlog-log-slower-than", true, -1, LONG_MAX, "10000");
+        t.integer("latency-monitor-threshold", true, 0, LONG_MAX, "0");
+        t.integer("tracking-table-max-keys", true, 0, LONG_MAX, "1000000");
+        t.integer("repl-backlog-ttl", true, 0, LONG_MAX, "3600");
+        t.integer("tls-session-cache-size", true, 0, INT_MAX, "20480");
+        t.integer("tls-session-cache-timeout", true, 0, INT_MAX, "300");
+        // Sizes (Redis's memtoll units)
+        t.memory("repl-backlog-size", true, 1, LONG_MAX, "1048576");
+        t.memory("maxmemory", true, 0, LONG_MAX, "0");
+        t.memory("cluster-link-sendbuf-limit", true, 0, LONG_MAX, "0");
+        t.memory("active-defrag-ignore-bytes", true, 1, LONG_MAX, "104857600");
+        t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent);
+        // Lists
+        t.directive("oom-score-adj-values", true, "0 200 800", AcceptedDirectives::oomScoreAdjValues);
+        t.directive("latency-tracking-info-percentiles", true, "50 99 99.9", AcceptedDirectives::percentiles);
+    }
+
+    /** Redis's isValidDBfilename: a file name inside dir. */
+    private static String dbfilename(List<String> words) {
+        String name = Directive.single(words);
+        if (name.contains("/")) {
+            throw new IllegalArgumentException("dbfilename can't be a path, just a filename");
+        }
+        return name;
+    }
+
+    /** shutdown-on-sigint and -sigterm: any of Redis's SHUTDOWN flags, or default. */
+    private static String shutdownFlags(List<String> words) {
+        List<String> flags = new ArrayList<>();
+        for (String word : String.join(" ", words).trim().split("\\s+")) {
+            String flag = word.toLowerCase(Locale.ROOT);
+            if (!List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+                throw new IllegalArgumentException(
+                        "argument(s) must be one of the following: default, save, nosave, now, force");
+            }
+            flags.add(flag);
+        }
+        return String.join(" ", flags);
+    }
+
+    /** unixsocketperm: octal, at most 0777; shown in octal without its leading zero, as Redis's OCTAL_CONFIG. */
+    private static String octalPermissions(List<String> words) {
+        String word = Directive.single(words);
+        long value;
+        try {
+            value = Long.parseLong(word, 8);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("argument couldn't be parsed into an integer");
+        }
+        if (value < 0 || value > 0777) {
+            throw new IllegalArgumentException("argument must be between 0 and 777 inclusive");
+        }
+        return Long.toOctalString(value);
+    }
+
+    /** maxmemory-clients: a size, or a percentage of maxmemory up to 100%. */
+    private static String sizeOrPercent(List<String> words) {
+        String word = Directive.single(words);
+        if (word.endsWith("%")) {
+            long percent;
+            try {
+                percent = Long.parseLong(word.substring(0, word.length() - 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("argument must be a memory or percent value");
+            }
+            if (percent > 100) {
+                throw new IllegalArgumentException("percentage argument must be less or equal to 100");
+            }
+            if (percent < 0) {
+                throw new IllegalArgumentException("argument must be a memory or percent value");
+            }
+            return percent + "%";
+        }
+        return String.valueOf(Directive.memtoll(word));
+    }
+
+    /** Three OOM score adjustments, for the master, replicas and background children. */
+    private static String oomScoreAdjValues(List<String> words) {
+        String[] values = String.join(" ", words).trim().split("\\s+");
+        if (values.length != 3) {
+            throw new IllegalArgumentException("wrong number of arguments");
+        }
+        List<String> out = new ArrayList<>();
+        for (String value : values) {
+            long adjustment;
+            try {
+                adjustment = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid oom-score-adj-values, elements must be between -2000 and 2000.");
+            }
+            if (adjustment < -2000 || adjustment > 2000) {
+                throw new IllegalArgumentException("Invalid oom-score-adj-values, elements must be between -2000 and 2000.");
+            }
+            out.add(String.valueOf(adjustment));
+        }
+        return String.join(" ", out);
+    }
+
+    /** Percentiles INFO latencystats reports, each 0 to 100; empty for none. Shown as Redis trims a %f. */
+    private static String percentiles(List<String> words) {
+        List<String> out = new ArrayList<>();
+        for (String word : String.join(" ", words).trim().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            double percentile;
+            try {
+                percentile = Double.parseDouble(word);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid latency-tracking-info-percentiles parameters");
+            }
+            if (!(percentile >= 0 && percentile <= 100)) {
+                throw new IllegalArgumentException("latency-tracking-info-percentiles parameters should sit between [0.0,100.0]");
+            }
+            String shown = String.format(Locale.ROOT, "%f", percentile).replaceAll("0+$", "").replaceAll("\\.$", "");
+            out.add(shown);
+        }
+        return String.join(" ", out);
+    }
+
+    /** Builds directives of Redis's config types. */
+    private static final class Table {
+        private final Consumer<Directive> define;
+        private final BiConsumer<String, String> alias;
+
+        Table(Consumer<Directive> define, BiConsumer<String, String> alias) {
+            this.define = define;
+            this.alias = alias;
+        }
+
+        Named bool(String name, boolean mutable, String defaultValue) {
+            return directive(name, mutable, defaultValue, Directive::yesNo);
+        }
+
+        Named string(String name, boolean mutable, String defaultValue) {
+            return directive(name, mutable, defaultValue, Directive::single);
+        }
+
+        Named oneOf(String name, boolean mutable, String defaultValue, String... values) {
+            return directive(name, mutable, defaultValue, Directive.oneOf(values));
+        }
+
+        Named integer(String name, boolean mutable, long min, long max, String defaultValue) {
+            return directive(name, mutable, defaultValue, Directive.integer(min, max));
+        }
+
+        Named memory(String name, boolean mutable, long min, long max, String defaultValue) {
+            return directive(name, mutable, defaultValue, Directive.memory(min, max));
+        }
+
+        Named directive(String name, boolean mutable, String defaultValue, Function<List<String>, String> parser) {
+            define.accept(new Directive(name, defaultValue.isEmpty() ? "\"\"" : Directive.quote(defaultValue), mutable, parser));
+            return older -> alias.accept(older, name);
+        }
+    }
+
+    /** A directive just defined, to give it an older name Redis still reads. */
+    private interface Named {
+        void alias(String older);
+    }
+}
