@@ -91,8 +91,7 @@ redis.REDIS_VERSION, redis.REDIS_VERSION_NUM = '7.0.15', 0x0007000f
 -- Lua checks on every store (lua_enablereadonlytable). LuaJava's Lua 5.1 has no such flag, so each
 -- such table hides behind an empty proxy that reads through to it and refuses stores. The base
 -- functions that pass metatables by (rawset, rawget, next, pairs, getmetatable, setmetatable,
--- table.insert) see through a proxy as Redis's see the protected table; their argument errors
--- are the originals', whose position in this file the error handler turns into the script's.
+-- table.insert) see through a proxy as Redis's see the protected table.
 local hidden, proxies = {}, {}
 local function readonly() error('Attempt to modify a readonly table', 2) end
 local function proxyOf(t)
@@ -116,67 +115,93 @@ local function protect(t)
   return proxy
 end
 
+-- lauxlib's argument errors, checked before the originals are called: an original raising one
+-- would name this file as its caller. Named as the wrapper's caller named it, '?' from C (pcall).
+local getinfo = dbg.getinfo
+local function argerror(narg, extramsg)
+  local info = getinfo(2, 'n')
+  if info.namewhat == 'method' then
+    narg = narg - 1
+    if narg == 0 then
+      error("calling '" .. tostring(info.name) .. "' on bad self (" .. extramsg .. ")", 3)
+    end
+  end
+  error("bad argument #" .. narg .. " to '" .. (info.name or '?') .. "' (" .. extramsg .. ")", 3)
+end
+local function expected(tname, narg, nargs, value)
+  return tname .. ' expected, got ' .. (narg > nargs and 'no value' or type(value))
+end
+
 do
   local next = next
   _G.next = function(...)
-    local real = hidden[...]
+    local t = ...
+    local real = hidden[t]
     if real then return next(real, select(2, ...)) end
+    if type(t) ~= 'table' then argerror(1, expected('table', 1, select('#', ...), t)) end
     return next(...)
   end
 end
 do
   local pairs, proxyNext = pairs, _G.next
   _G.pairs = function(...)
-    if hidden[...] then return proxyNext, ..., nil end
-    return pairs(...)
+    local t = ...
+    if hidden[t] then return proxyNext, t, nil end
+    if type(t) ~= 'table' then argerror(1, expected('table', 1, select('#', ...), t)) end
+    return pairs(t)
   end
 end
 do
   local rawget = rawget
   _G.rawget = function(...)
-    local real = hidden[...]
-    if real then return rawget(real, select(2, ...)) end
-    return rawget(...)
+    local t, key = ...
+    local nargs = select('#', ...)
+    if type(t) ~= 'table' then argerror(1, expected('table', 1, nargs, t)) end
+    if nargs < 2 then argerror(2, 'value expected') end
+    return rawget(hidden[t] or t, key)
   end
 end
--- Redis checks the arguments before the table's flag: with fewer than three rawset raises, and
--- setmetatable and table.insert check theirs against a table of their own.
 do
   local rawset = rawset
   _G.rawset = function(...)
-    if hidden[...] then
-      if select('#', ...) < 3 then rawset(...) end
-      error('Attempt to modify a readonly table', 0)
-    end
+    local t = ...
+    local nargs = select('#', ...)
+    if type(t) ~= 'table' then argerror(1, expected('table', 1, nargs, t)) end
+    if nargs < 3 then argerror(nargs + 1, 'value expected') end
+    if hidden[t] then error('Attempt to modify a readonly table', 0) end
     return rawset(...)
   end
 end
 do
   local getmetatable = getmetatable
   _G.getmetatable = function(...)
-    local real, meta = hidden[...]
-    if real then meta = getmetatable(real) else meta = getmetatable(...) end
+    if select('#', ...) == 0 then argerror(1, 'value expected') end
+    local value = ...
+    local meta = getmetatable(hidden[value] or value)
     return proxies[meta] or meta
   end
 end
 do
-  local setmetatable = setmetatable
+  local setmetatable, rawmetatable = setmetatable, dbg.getmetatable
   _G.setmetatable = function(...)
     local t, meta = ...
-    if hidden[t] then
-      setmetatable({}, select(2, ...))
-      error('Attempt to modify a readonly table', 0)
-    end
+    local nargs = select('#', ...)
+    if type(t) ~= 'table' then argerror(1, expected('table', 1, nargs, t)) end
+    if nargs < 2 or (meta ~= nil and type(meta) ~= 'table') then argerror(2, 'nil or table expected') end
+    if hidden[t] then error('Attempt to modify a readonly table', 0) end
+    local old = rawmetatable(t)
+    if old and luaRawget(old, '__metatable') ~= nil then error('cannot change a protected metatable', 2) end
     -- A protected metatable (the string type's) works as the table behind it.
-    local real = hidden[meta]
-    if real then return setmetatable(t, real) end
-    return setmetatable(...)
+    return setmetatable(t, hidden[meta] or meta)
   end
 end
+-- table.insert is as hot as a script's loops: Lua's own checks its arguments, and the error
+-- handler gives such an error the script's position instead of this file's.
 do
   local insert = table.insert
   table.insert = function(...)
     if hidden[...] then
+      -- Redis checks the arguments before the table's flag: Lua's insert checks them on a table of its own.
       insert({}, select(2, ...))
       error('Attempt to modify a readonly table', 0)
     end
