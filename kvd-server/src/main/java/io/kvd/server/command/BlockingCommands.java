@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.numeric.LongDouble;
 import io.kvd.server.store.ListValue;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.WrongTypeException;

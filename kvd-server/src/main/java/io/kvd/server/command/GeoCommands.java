@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.geo.GeoHash;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ZSetValue;
 

@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.numeric.LongDouble;
 import io.kvd.server.store.HashValue;
 
 import java.nio.ByteBuffer;
@@ -9,9 +10,9 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.HASH;
+
 /**
  * Hash commands (Redis 7.0's t_hash.c). A hash emptied by HDEL is deleted by {@link HashValue}
  * itself; HGETALL, HKEYS and HVALS list the fields in its {@link HashValue#forEach} order.

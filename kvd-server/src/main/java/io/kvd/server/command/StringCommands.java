@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.command.StringOptions.Expiry;
+import io.kvd.server.numeric.LongDouble;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.StringView;
 

@@ -1,4 +1,6 @@
-package io.kvd.server.command;
+package io.kvd.server.geo;
+
+import io.kvd.server.numeric.CorrectlyRoundedMath;
 
 /**
  * Redis 7.0's geohash.c and geohash_helper.c: a position is a 52-bit geohash (26 bits of
@@ -7,11 +9,11 @@ package io.kvd.server.command;
  * neighbours, each a range of scores. The arithmetic follows Redis's operation by operation so
  * that every decoded coordinate has Redis's bits.
  */
-final class GeoHash {
-    static final double LONG_MIN = -180;
-    static final double LONG_MAX = 180;
-    static final double LAT_MIN = -85.05112878;
-    static final double LAT_MAX = 85.05112878;
+public final class GeoHash {
+    public static final double LONG_MIN = -180;
+    public static final double LONG_MAX = 180;
+    public static final double LAT_MIN = -85.05112878;
+    public static final double LAT_MAX = 85.05112878;
     /** Bits per coordinate of a stored position (GEO_STEP_MAX). */
     static final int STEP_MAX = 26;
     /** The quadratic mean radius of WGS-84 that Redis's haversine uses. */
@@ -32,17 +34,17 @@ final class GeoHash {
      * past the radius, or past half the width or height (see {@link #beyond}), and the same for
      * a lower bound of {@code a} (see {@link #boundBeyond}).
      */
-    record Shape(double longitude, double latitude, boolean box, double radius, double width, double height,
+    public record Shape(double longitude, double latitude, boolean box, double radius, double width, double height,
                  double conversion, double cosLatitude, double beyondRadius, double beyondHalfWidth,
                  double beyondHalfHeight, double boundBeyondRadius, double boundBeyondHalfWidth,
                  double boundBeyondHalfHeight) {
-        static Shape circle(double longitude, double latitude, double radius, double conversion) {
+        public static Shape circle(double longitude, double latitude, double radius, double conversion) {
             double beyond = beyond(radius * conversion);
             return new Shape(longitude, latitude, false, radius, 0, 0, conversion,
                     CorrectlyRoundedMath.cos(degRad(latitude)), beyond, 0, 0, boundBeyond(beyond), 0, 0);
         }
 
-        static Shape box(double longitude, double latitude, double width, double height, double conversion) {
+        public static Shape box(double longitude, double latitude, double width, double height, double conversion) {
             double beyondHalfWidth = beyond(width * conversion / 2);
             double beyondHalfHeight = beyond(height * conversion / 2);
             return new Shape(longitude, latitude, true, 0, width, height, conversion,
@@ -56,11 +58,11 @@ final class GeoHash {
      * west, north-east, north-west, south-east, south-west, all of {@code step} bits; a cell
      * Redis zeroed (outside the shape's bounding box) is {@code null}.
      */
-    record Cells(int step, Long[] cells) {
+    public record Cells(int step, Long[] cells) {
     }
 
     /** GEOADD's score for a position inside the limits: the 52-bit hash. */
-    static long score(double longitude, double latitude) {
+    public static long score(double longitude, double latitude) {
         return encode(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, longitude, latitude, STEP_MAX);
     }
 
@@ -68,7 +70,7 @@ final class GeoHash {
      * The longitude and latitude of a score, the centre of its cell clamped to the limits, as
      * Redis's decodeGeohash (which converts the score to uint64_t as x86-64 does).
      */
-    static double[] decode(double score) {
+    public static double[] decode(double score) {
         double[] area = area(LONG_MIN, LONG_MAX, LAT_MIN, LAT_MAX, toUnsigned(score), STEP_MAX);
         double longitude = (area[0] + area[1]) / 2;
         longitude = Math.max(LONG_MIN, Math.min(LONG_MAX, longitude));
@@ -78,7 +80,7 @@ final class GeoHash {
     }
 
     /** GEOHASH's 11 characters: the position re-encoded over the standard latitudes [-90, 90], the 11th always '0'. */
-    static String standard(double longitude, double latitude) {
+    public static String standard(double longitude, double latitude) {
         long bits = encode(-180, 180, -90, 90, longitude, latitude, STEP_MAX);
         char[] text = new char[11];
         for (int i = 0; i < 10; i++) {
@@ -89,7 +91,7 @@ final class GeoHash {
     }
 
     /** The scores {@code [min, max)} of every position in a cell (scoresOfGeoHashBox). */
-    static long[] scoreRange(long cell, int step) {
+    public static long[] scoreRange(long cell, int step) {
         return new long[] {cell << (52 - step * 2), (cell + 1) << (52 - step * 2)};
     }
 
@@ -248,7 +250,7 @@ final class GeoHash {
     }
 
     /** geohashCalculateAreasByShapeWGS84: the nine cells covering the shape, those outside its bounding box left out. */
-    static Cells cells(Shape shape) {
+    public static Cells cells(Shape shape) {
         double[] bounds = boundingBox(shape);
         double minLon = bounds[0];
         double minLat = bounds[1];
@@ -296,7 +298,7 @@ final class GeoHash {
      * The haversine great-circle distance in meters (geohashGetDistance), its sin, cos and asin
      * rounded correctly as glibc's nearly always are (see {@link CorrectlyRoundedMath}).
      */
-    static double distance(double lon1d, double lat1d, double lon2d, double lat2d) {
+    public static double distance(double lon1d, double lat1d, double lon2d, double lat2d) {
         return meters(haversine(lon1d, lat1d, CorrectlyRoundedMath.cos(degRad(lat1d)), lon2d, lat2d));
     }
 
@@ -408,7 +410,7 @@ final class GeoHash {
      * The distance from the shape's centre to a position within the shape, or NaN outside it
      * (geoWithinShape). In a box, the east-west distance is measured along the position's latitude.
      */
-    static double distanceIfWithin(Shape shape, double longitude, double latitude) {
+    public static double distanceIfWithin(Shape shape, double longitude, double latitude) {
         if (!shape.box()) {
             if (haversineAtLeast(shape.longitude(), shape.latitude(), shape.cosLatitude(), longitude, latitude)
                     >= shape.boundBeyondRadius()) {

@@ -1,4 +1,4 @@
-package io.kvd.server.command;
+package io.kvd.server.hyperloglog;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -18,19 +18,19 @@ import java.util.Arrays;
  * working copy, which starts at 0 and may hold spare room past {@link #length} for a growing
  * sparse form; {@link #toValue} gives the string to store.
  */
-final class HyperLogLog {
-    static final String NOT_HLL = "WRONGTYPE Key is not a valid HyperLogLog string value.";
-    static final String CORRUPTED = "INVALIDOBJ Corrupted HLL object detected";
+public final class HyperLogLog {
+    public static final String NOT_HLL = "WRONGTYPE Key is not a valid HyperLogLog string value.";
+    public static final String CORRUPTED = "INVALIDOBJ Corrupted HLL object detected";
 
     static final int P = 14;
-    static final int REGISTERS = 1 << P;
+    public static final int REGISTERS = 1 << P;
     /** The hash bits left after the register index: a run of zeros counts up to Q + 1. */
     private static final int Q = 64 - P;
     private static final int REGISTER_MAX = 63;
-    static final int HEADER_SIZE = 16;
-    static final int DENSE_SIZE = HEADER_SIZE + (REGISTERS * 6 + 7) / 8;
-    static final int DENSE = 0;
-    static final int SPARSE = 1;
+    public static final int HEADER_SIZE = 16;
+    public static final int DENSE_SIZE = HEADER_SIZE + (REGISTERS * 6 + 7) / 8;
+    public static final int DENSE = 0;
+    public static final int SPARSE = 1;
     private static final int ENCODING_OFFSET = 4;
     private static final int CARD_OFFSET = 8;
 
@@ -61,7 +61,7 @@ final class HyperLogLog {
     }
 
     /** Redis's createHLLObject: sparse, every register zero (one XZERO), a cached cardinality of 0. */
-    static HyperLogLog empty() {
+    public static HyperLogLog empty() {
         byte[] bytes = new byte[HEADER_SIZE + 2];
         writeMagic(bytes);
         bytes[ENCODING_OFFSET] = SPARSE;
@@ -70,14 +70,14 @@ final class HyperLogLog {
     }
 
     /** A dense HLL of all-zero registers (PFSELFTEST's). */
-    static HyperLogLog emptyDense() {
+    public static HyperLogLog emptyDense() {
         byte[] bytes = new byte[DENSE_SIZE];
         writeMagic(bytes);
         return new HyperLogLog(bytes, 0, bytes.length);
     }
 
     /** {@link #of(byte[], int, int)} of a whole array: a copy this instance may edit. */
-    static HyperLogLog of(byte[] value) {
+    public static HyperLogLog of(byte[] value) {
         return of(value, 0, value.length);
     }
 
@@ -86,7 +86,7 @@ final class HyperLogLog {
      * header is an HLL's and a dense one has the exact size, else null. The sparse opcodes are
      * checked as they are read.
      */
-    static HyperLogLog of(byte[] bytes, int start, int length) {
+    public static HyperLogLog of(byte[] bytes, int start, int length) {
         if (length < HEADER_SIZE || bytes[start] != 'H' || bytes[start + 1] != 'Y' || bytes[start + 2] != 'L'
                 || bytes[start + 3] != 'L') {
             return null;
@@ -105,28 +105,28 @@ final class HyperLogLog {
         bytes[3] = 'L';
     }
 
-    int encoding() {
+    public int encoding() {
         return bytes[start + ENCODING_OFFSET];
     }
 
     /** The string to store: shared when it is the whole array. */
-    byte[] toValue() {
+    public byte[] toValue() {
         return start == 0 && bytes.length == length ? bytes : Arrays.copyOfRange(bytes, start, start + length);
     }
 
-    boolean isCacheValid() {
+    public boolean isCacheValid() {
         return (bytes[start + CARD_OFFSET + 7] & 0x80) == 0;
     }
 
-    void invalidateCache() {
+    public void invalidateCache() {
         bytes[start + CARD_OFFSET + 7] |= (byte) 0x80;
     }
 
-    long cachedCardinality() {
+    public long cachedCardinality() {
         return (long) LITTLE_LONGS.get(bytes, start + CARD_OFFSET);
     }
 
-    void cacheCardinality(long cardinality) {
+    public void cacheCardinality(long cardinality) {
         LITTLE_LONGS.set(bytes, start + CARD_OFFSET, cardinality);
     }
 
@@ -159,7 +159,7 @@ final class HyperLogLog {
     }
 
     /** The hash of an element, which picks its register and the run of zeros it offers. */
-    static long hash(byte[] element) {
+    public static long hash(byte[] element) {
         return murmurHash64A(element, 0, element.length);
     }
 
@@ -167,12 +167,12 @@ final class HyperLogLog {
      * Redis's hllAdd: raises the register the element hashes to if its run of zeros is longer.
      * 1 if a register changed, 0 if not, -1 for a corrupted sparse form.
      */
-    int add(byte[] element, long sparseMaxBytes) {
+    public int add(byte[] element, long sparseMaxBytes) {
         return addHashed(hash(element), sparseMaxBytes);
     }
 
     /** {@link #add} of an element by its {@link #hash}. */
-    int addHashed(long hash, long sparseMaxBytes) {
+    public int addHashed(long hash, long sparseMaxBytes) {
         return set(index(hash), runLength(hash), sparseMaxBytes);
     }
 
@@ -180,7 +180,7 @@ final class HyperLogLog {
      * True if adding the element of this {@link #hash} would change the HLL (or find it
      * corrupted), read without writing: PFADD's look before it writes.
      */
-    boolean wouldChange(long hash) {
+    public boolean wouldChange(long hash) {
         int index = index(hash);
         int current = encoding() == DENSE ? denseGet(bytes, start + HEADER_SIZE, index) : sparseGet(index);
         return runLength(hash) > current;
@@ -197,20 +197,20 @@ final class HyperLogLog {
     }
 
     /** Raises register {@code index} to {@code count} if lower: 1 if it changed, 0 if not, -1 if corrupted. */
-    int set(int index, int count, long sparseMaxBytes) {
+    public int set(int index, int count, long sparseMaxBytes) {
         return encoding() == DENSE
                 ? denseSet(bytes, start + HEADER_SIZE, index, count) : sparseSet(index, count, sparseMaxBytes);
     }
 
     /** The eight bytes of {@code value}, least significant first, at the start of {@code bytes}. */
-    static void putLongLittleEndian(byte[] bytes, long value) {
+    public static void putLongLittleEndian(byte[] bytes, long value) {
         LITTLE_LONGS.set(bytes, 0, value);
     }
 
     // Dense
 
     /** Register {@code index} of the dense registers starting at {@code registers}. */
-    static int denseGet(byte[] bytes, int registers, int index) {
+    public static int denseGet(byte[] bytes, int registers, int index) {
         int bit = index * 6;
         int at = registers + (bit >>> 3);
         int shift = bit & 7;
@@ -219,7 +219,7 @@ final class HyperLogLog {
         return (word >>> shift) & REGISTER_MAX;
     }
 
-    static void denseWrite(byte[] bytes, int registers, int index, int value) {
+    public static void denseWrite(byte[] bytes, int registers, int index, int value) {
         int bit = index * 6;
         int at = registers + (bit >>> 3);
         int shift = bit & 7;
@@ -451,7 +451,7 @@ final class HyperLogLog {
     }
 
     /** Redis's hllSparseToDense; false (and unchanged) if the sparse opcodes do not cover every register once. */
-    boolean toDense() {
+    public boolean toDense() {
         if (encoding() == DENSE) {
             return true;
         }
@@ -476,7 +476,7 @@ final class HyperLogLog {
      * Redis's hllMerge: raises each of {@code max}'s registers (one byte each) to this HLL's;
      * false if the sparse form was corrupted.
      */
-    boolean mergeInto(byte[] max) {
+    public boolean mergeInto(byte[] max) {
         if (encoding() == DENSE) {
             // Four registers from three bytes at a time.
             for (int i = 0, r = start + HEADER_SIZE; i < REGISTERS; i += 4, r += 3) {
@@ -536,7 +536,7 @@ final class HyperLogLog {
     }
 
     /** PFDEBUG DECODE's text of the sparse opcodes: {@code z:len}, {@code Z:len}, {@code v:value,len}. */
-    String decode() {
+    public String decode() {
         StringBuilder decoded = new StringBuilder();
         int end = start + length;
         int p = start + HEADER_SIZE;
@@ -562,7 +562,7 @@ final class HyperLogLog {
     // Counting
 
     /** Redis's hllCount of this HLL, or -1 if its sparse form does not cover every register once. */
-    long count() {
+    public long count() {
         int[] histogram = new int[64];
         if (encoding() == DENSE) {
             denseHistogram(bytes, start + HEADER_SIZE, histogram);
@@ -573,7 +573,7 @@ final class HyperLogLog {
     }
 
     /** Redis's hllCount of registers of one byte each (PFCOUNT of several keys). */
-    static long count(byte[] registers) {
+    public static long count(byte[] registers) {
         int[] histogram = new int[64];
         for (byte register : registers) {
             histogram[register]++;

@@ -1,4 +1,4 @@
-package io.kvd.server.command;
+package io.kvd.server.numeric;
 
 import java.math.BigInteger;
 
@@ -11,7 +11,7 @@ import java.math.BigInteger;
  *
  * <p>A finite value is {@code significand * 2^exponent}, exact.
  */
-final class LongDouble {
+public final class LongDouble {
     private static final int SIGNIFICAND_BITS = 64;
     /** Exponent of the smallest subnormal's only bit. */
     private static final int MIN_EXPONENT = -16445;
@@ -23,7 +23,7 @@ final class LongDouble {
     private static final int PRINTED_DECIMALS = 17;
     private static final BigInteger PRINTED_SCALE = BigInteger.TEN.pow(PRINTED_DECIMALS);
 
-    static final LongDouble ZERO = new LongDouble(BigInteger.ZERO, 0, false);
+    public static final LongDouble ZERO = new LongDouble(BigInteger.ZERO, 0, false);
     private static final LongDouble INFINITY = new LongDouble(BigInteger.ZERO, 0, true);
 
     private final BigInteger significand;
@@ -36,7 +36,7 @@ final class LongDouble {
         this.infinite = infinite;
     }
 
-    boolean isInfinite() {
+    public boolean isInfinite() {
         return infinite;
     }
 
@@ -46,7 +46,7 @@ final class LongDouble {
      * (overflow, or a non-zero number that rounds to zero). Decimal, hexadecimal ("0x1.8p3") and
      * "inf"/"infinity" forms are accepted, as strtold does.
      */
-    static LongDouble parse(byte[] s) {
+    public static LongDouble parse(byte[] s) {
         if (s.length == 0 || s.length >= MAX_CHARS) {
             return null;
         }
@@ -93,7 +93,7 @@ final class LongDouble {
             return null;
         }
         long written = 0;
-        if (i < s.length && Args.toLower(s[i]) == exponentMark) {
+        if (i < s.length && toLower(s[i]) == exponentMark) {
             int[] end = {i + 1};
             Long e = parseExponent(s, end);
             if (e == null) {
@@ -146,7 +146,7 @@ final class LongDouble {
             return false;
         }
         for (int i = 0; i < word.length(); i++) {
-            if (Args.toLower(s[from + i]) != word.charAt(i)) {
+            if (toLower(s[from + i]) != word.charAt(i)) {
                 return false;
             }
         }
@@ -154,7 +154,7 @@ final class LongDouble {
     }
 
     /** The sum rounded to nearest, ties to even, as the FPU adds; infinite on overflow. */
-    LongDouble plus(LongDouble other) {
+    public LongDouble plus(LongDouble other) {
         if (infinite || other.infinite) {
             return INFINITY;
         }
@@ -172,7 +172,7 @@ final class LongDouble {
      * the product rounded to a long double, then truncated toward zero; {@link Long#MIN_VALUE}
      * (the FPU's "integer indefinite") when it is infinite or outside a long's range.
      */
-    long millisTruncated() {
+    public long millisTruncated() {
         if (infinite) {
             return Long.MIN_VALUE;
         }
@@ -241,7 +241,7 @@ final class LongDouble {
      * Redis's ld2string(LD_STR_HUMAN): {@code "%.17Lf"} (glibc rounds the exact value half to even),
      * trailing zeros and a bare point removed, and "-0" written as "0". Only for finite values.
      */
-    String toHumanString() {
+    public String toHumanString() {
         BigInteger magnitude = significand.abs();
         BigInteger[] q = divide(magnitude.multiply(PRINTED_SCALE), BigInteger.ONE, exponent);
         BigInteger scaled = roundHalfEven(q[0], q[1], BigInteger.ONE, exponent);
@@ -263,5 +263,10 @@ final class LongDouble {
             text.append('.').append("0".repeat(PRINTED_DECIMALS - fraction.length())).append(fraction, 0, end);
         }
         return text.toString();
+    }
+
+    /** ASCII lower case of a byte or char, as C's tolower in the C locale. */
+    private static int toLower(int c) {
+        return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
     }
 }

@@ -1,4 +1,4 @@
-package io.kvd.server.command;
+package io.kvd.server.numeric;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.kvd.server.command;
+package io.kvd.server.numeric;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -20,7 +20,7 @@ import java.math.MathContext;
  * y + (x - sin y) / cos y, with sin y in double-double arithmetic; below 2^-5 (the short
  * distances a search mostly measures) the Taylor series and a test that the rounding is certain.
  */
-final class CorrectlyRoundedMath {
+public final class CorrectlyRoundedMath {
     /** pi/2 to 70 digits, and as the sum of three doubles (about 160 bits). */
     private static final BigDecimal HALF_PI =
             new BigDecimal("1.570796326794896619231321691639751442098584699687552910487472296153908");
@@ -129,7 +129,7 @@ final class CorrectlyRoundedMath {
     }
 
     /** sin x rounded to the nearest double for |x| up to pi (the haversine's half differences); Math.sin beyond. */
-    static double sin(double x) {
+    public static double sin(double x) {
         double abs = Math.abs(x);
         if (abs <= UNREDUCED) {
             return Math.copySign(fromTable(abs, 0, abs, 0, true), x);
@@ -138,7 +138,7 @@ final class CorrectlyRoundedMath {
     }
 
     /** cos x rounded to the nearest double for |x| up to pi (the haversine's latitudes); Math.cos beyond. */
-    static double cos(double x) {
+    public static double cos(double x) {
         double abs = Math.abs(x);
         if (abs <= UNREDUCED) {
             return fromTable(abs, 0, abs, 0, false);
@@ -219,7 +219,7 @@ final class CorrectlyRoundedMath {
         return sum;
     }
 
-    static double asin(double x) {
+    public static double asin(double x) {
         if (x < 0) {
             return -asin(-x);
         }
