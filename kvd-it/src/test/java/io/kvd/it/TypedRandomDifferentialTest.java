@@ -24,11 +24,13 @@ import java.util.function.UnaryOperator;
  * <p>
  * Replies whose order Redis leaves to its hash table compare as multisets; the random picks of
  * SRANDMEMBER and HRANDFIELD compare by shape only; TTL by its sign. Commands whose effect is random
- * (SPOP with a count below the size, RANDOMKEY) are not sent, so the two keyspaces never diverge.
+ * (SPOP with a count below the size, RANDOMKEY) are not sent, so the two keyspaces never diverge,
+ * which DEBUG DIGEST, asked of both every 500 steps, checks byte for byte.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class TypedRandomDifferentialTest {
     private static final int STEPS = 5_000;
+    private static final int DIGEST_EVERY = 500;
     private static final String[][] SETUP = {
             {"CONFIG", "SET", "hash-max-listpack-entries", "4"},
             {"CONFIG", "SET", "hash-max-listpack-value", "16"},
@@ -38,8 +40,8 @@ class TypedRandomDifferentialTest {
     };
 
     @Test
-    void aRandomWalkOfEveryTypesCommandsGetsRedisReplies() throws IOException {
-        try (DifferentialRun run = DifferentialRun.start(getClass(), 20240601L)) {
+    void aRandomWalkOfEveryTypesCommandsGetsRedisRepliesAndLeavesRedisDigest() throws IOException {
+        try (DifferentialRun run = DifferentialRun.start(getClass(), 20240601L, "--enable-debug-command", "yes")) {
             for (String[] setup : SETUP) {
                 run.assertSameReply(setup);
             }
@@ -47,6 +49,12 @@ class TypedRandomDifferentialTest {
             for (int step = 0; step < STEPS; step++) {
                 String[] args = walk.next();
                 run.assertSameReply(comparison(args[0]), args);
+                // DEBUG DIGEST hashes every database's keys, values and deadlines as Redis's debug.c does.
+                if (step % DIGEST_EVERY == DIGEST_EVERY - 1) {
+                    run.assertSameReply((redis, kvd) -> redis[0] == '+' && Arrays.equals(redis, kvd), "DEBUG", "DIGEST");
+                    run.assertSameReply((redis, kvd) -> redis[0] == '*' && Arrays.equals(redis, kvd),
+                            "DEBUG", "DIGEST-VALUE", "k0", "k1", "k2", "k3", "nokey");
+                }
             }
         }
     }

@@ -41,12 +41,12 @@ public final class DifferentialRun implements AutoCloseable {
     /** The database both connections have selected, for the failure message. */
     private String database = "0";
 
-    private DifferentialRun(long seed) throws IOException {
+    private DifferentialRun(long seed, String... serverOptions) throws IOException {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         try {
-            redis = RedisServerProcess.start();
-            kvd = KvdProcess.start();
+            redis = RedisServerProcess.startIn(WorkDir.create("redis"), serverOptions);
+            kvd = KvdProcess.start(serverOptions);
             toRedis = RespConnection.open(redis.port());
             toKvd = RespConnection.open(kvd.port());
         } catch (Throwable e) {
@@ -59,12 +59,15 @@ public final class DifferentialRun implements AutoCloseable {
         }
     }
 
-    /** Starts both servers; skips the test where redis-server is not installed. */
-    public static DifferentialRun start(Class<?> test, long defaultSeed) throws IOException {
+    /**
+     * Starts both servers, each with {@code serverOptions} ({@code "--name", "value"} pairs) after
+     * its defaults; skips the test where redis-server is not installed.
+     */
+    public static DifferentialRun start(Class<?> test, long defaultSeed, String... serverOptions) throws IOException {
         Tools.require("redis-server");
         long seed = Long.getLong("kvd.test.seed", defaultSeed);
         System.out.println(test.getSimpleName() + " seed " + seed + " (rerun with -Dkvd.test.seed=" + seed + ")");
-        return new DifferentialRun(seed);
+        return new DifferentialRun(seed, serverOptions);
     }
 
     /** The random source to draw the commands from. */

@@ -275,6 +275,7 @@ public final class CommandTable {
             command("swapdb", 3, flags(WRITE, FAST), 0, 0, 0, ServerCommands::swapdb),
             command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
+            command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),

@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.server.numeric.Printf;
+
 import io.kvd.codec.InlineRequest;
 import io.kvd.codec.KeySlot;
 import io.kvd.server.cluster.ClusterTopology;
@@ -946,7 +948,7 @@ final class LuaScripts {
         if (value == Math.rint(value) && Math.abs(value) < 1e17 && (value != 0 || 1 / value > 0)) {
             return Long.toString((long) value);
         }
-        return Scores.format17g(value);
+        return Printf.g17(value);
     }
 
     // ---- Redis reply -> Lua (redisProtocolToLuaType) ----

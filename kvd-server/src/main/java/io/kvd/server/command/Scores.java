@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.server.numeric.Printf;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -13,7 +15,6 @@ import java.util.regex.Pattern;
  * "inf"/"infinity" in any case, no NaN) and "%.17g".
  */
 final class Scores {
-    private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
     private static final double LONG_RANGE = 9.223372036854775808e18;
     private static final Pattern DECIMAL = Pattern.compile("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
     /** The longest weight whose exactness as a subnormal is worked out (an exact one has some 760 digits). */
@@ -241,10 +242,7 @@ final class Scores {
 
     /** Redis 7.0's addReplyDouble: "inf", "-inf", else C's "%.17g". */
     static String format(double value) {
-        if (Double.isInfinite(value)) {
-            return value > 0 ? "inf" : "-inf";
-        }
-        return format17g(value);
+        return Printf.g17(value);
     }
 
     /**
@@ -256,36 +254,5 @@ final class Scores {
             return Long.toString((long) value);
         }
         return format(value);
-    }
-
-    /** C's printf("%.17g"): 17 significant digits, trailing zeros dropped, exponent form outside [1e-4, 1e17). */
-    static String format17g(double value) {
-        if (value == 0) {
-            return 1 / value < 0 ? "-0" : "0";
-        }
-        BigDecimal rounded = new BigDecimal(value).round(SEVENTEEN_DIGITS);
-        int exponent = rounded.precision() - rounded.scale() - 1;
-        if (exponent < -4 || exponent >= 17) {
-            String digits = rounded.unscaledValue().abs().toString().replaceFirst("0+$", "");
-            StringBuilder out = new StringBuilder();
-            if (rounded.signum() < 0) {
-                out.append('-');
-            }
-            out.append(digits.charAt(0));
-            if (digits.length() > 1) {
-                out.append('.').append(digits, 1, digits.length());
-            }
-            out.append('e').append(exponent < 0 ? '-' : '+');
-            int magnitude = Math.abs(exponent);
-            if (magnitude < 10) {
-                out.append('0');
-            }
-            return out.append(magnitude).toString();
-        }
-        String plain = rounded.toPlainString();
-        if (plain.indexOf('.') >= 0) {
-            plain = plain.replaceFirst("0+$", "").replaceFirst("\\.$", "");
-        }
-        return plain;
     }
 }

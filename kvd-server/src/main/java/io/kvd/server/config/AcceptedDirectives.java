@@ -105,7 +105,6 @@ final class AcceptedDirectives {
         t.oneOf("acl-pubsub-default", true, "resetchannels", "allchannels", "resetchannels");
         t.oneOf("sanitize-dump-payload", true, "no", "no", "yes", "clients");
         t.oneOf("enable-protected-configs", false, "no", "no", "yes", "local");
-        t.oneOf("enable-debug-command", false, "no", "no", "yes", "local");
         t.oneOf("enable-module-command", false, "no", "no", "yes", "local");
         t.oneOf("cluster-preferred-endpoint-type", true, "ip", "ip", "hostname", "unknown-endpoint");
         t.oneOf("propagation-error-behavior", true, "ignore", "ignore", "panic", "panic-on-replicas");

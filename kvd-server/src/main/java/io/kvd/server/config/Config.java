@@ -74,6 +74,7 @@ public final class Config {
     public static final String NOTIFY_KEYSPACE_EVENTS = "notify-keyspace-events";
 
     public static final String REPLICAOF = "replicaof";
+    public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -146,6 +147,8 @@ public final class Config {
         define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
         define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
                 words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
+        // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
+        define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
         AcceptedDirectives.defineAll(d -> {
             define(d);
             INERT.add(d.name());
@@ -421,6 +424,11 @@ public final class Config {
     /** The {@link KeyspaceEventTypes} flags notifications are published for (0: none). */
     public int notifyKeyspaceEvents() {
         return notifyKeyspaceEvents;
+    }
+
+    /** enable-debug-command: {@code no}, {@code yes} or {@code local}. */
+    public String enableDebugCommand() {
+        return values.get(ENABLE_DEBUG_COMMAND);
     }
 
     public String loglevel() {

@@ -21,6 +21,7 @@ public final class ActiveExpiryCycle {
     private final long[] averageTtlMs;
     private int nextDb;
     private boolean behind;
+    private boolean enabled = true;
     private long timeCapReached;
     private long cycleNanos;
 
@@ -47,8 +48,17 @@ public final class ActiveExpiryCycle {
         return run(nowMs, FAST_CYCLE_NANOS);
     }
 
+    /** DEBUG SET-ACTIVE-EXPIRE: off, only lookups remove expired keys. */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
     private long run(long nowMs, long budgetNanos) {
         databases.setTime(nowMs);
+        if (!enabled) {
+            behind = false;
+            return 0;
+        }
         long start = System.nanoTime();
         long removed = 0;
         behind = false;

@@ -176,6 +176,14 @@ public final class Keyspace {
         return encoding == Encoding.STRING ? StringEncoding.of(slab.value(id)) : encoding.objectEncoding;
     }
 
+    /**
+     * DEBUG OBJECT's address of a live key's value: its entry's id, which the key keeps while its
+     * value changes in place; 0 if missing.
+     */
+    public long entryAddress(byte[] key) {
+        return lookup(key, PackedEntry.hash(key));
+    }
+
     /** The hash under {@code key}, or null; {@link WrongTypeException} for another type. */
     public HashValue hash(byte[] key) {
         int id = lookup(key, PackedEntry.hash(key));

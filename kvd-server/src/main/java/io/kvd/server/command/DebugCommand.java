@@ -1,0 +1,211 @@
+package io.kvd.server.command;
+
+import io.kvd.server.debug.DatasetDigest;
+import io.kvd.server.store.Keyspace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * DEBUG (Redis 7.0's debug.c), the subcommands Redis's own test suite leans on that have a
+ * meaning in kvd, allowed only as enable-debug-command says (no by default, as in Redis). The
+ * ones that need snapshots (RELOAD, LOADAOF), C internals (SEGFAULT, MALLCTL, HTSTATS) or RESP3
+ * (PROTOCOL) are unknown subcommands until kvd has them.
+ */
+final class DebugCommand {
+    private static final Logger LOG = LoggerFactory.getLogger("kvd.debug");
+    private static final String NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option is"
+            + " set to \"local\", you can run it from a local connection, otherwise you need to set this option in the"
+            + " configuration file, and then restart the server.";
+    private static final String[] HELP = {
+            "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+            "CHANGE-REPL-ID",
+            "    Change the replication IDs of the instance.",
+            "    Dangerous: should be used only for testing the replication subsystem.",
+            "DIGEST",
+            "    Output a hex signature representing the current DB content.",
+            "DIGEST-VALUE <key> [<key> ...]",
+            "    Output a hex signature of the values of all the specified keys.",
+            "JMAP",
+            "    Accepted; kvd's heap is inspected with the JDK's own tools.",
+            "LOG <message>",
+            "    Write <message> to the server log.",
+            "OBJECT <key>",
+            "    Show low level info about the <key> and associated value.",
+            "POPULATE <count> [<prefix>] [<size>]",
+            "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+            "    it is used instead of the 'key' prefix. These are not propagated to",
+            "    replicas. Cluster slots are not respected so keys not belonging to the",
+            "    current node can be created in cluster mode.",
+            "QUICKLIST-PACKED-THRESHOLD <size>",
+            "    Accepted; kvd packs every list element into its nodes.",
+            "SET-ACTIVE-EXPIRE <0|1>",
+            "    Setting it to 0 disables expiring keys in background when they are not",
+            "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
+            "    default.",
+            "SET-SKIP-CHECKSUM-VALIDATION <0|1>",
+            "    Enables or disables checksum checks for RDB files and RESTORE's payload.",
+            "SLEEP <seconds>",
+            "    Stop the server for <seconds>. Decimals allowed.",
+    };
+
+    private DebugCommand() {
+    }
+
+    /** DEBUG subcommand [arg ...] */
+    static void debug(Client client, byte[][] argv) {
+        if (!allowed(client)) {
+            throw new CommandError(NOT_ALLOWED);
+        }
+        String sub = Args.utf8(argv[1]).toLowerCase(Locale.ROOT);
+        int argc = argv.length;
+        switch (sub) {
+            case "help" -> help(client);
+            case "digest" -> {
+                requireArgc(argc == 2, argv);
+                client.reply().simpleString(new DatasetDigest().of(client.server().databases()));
+            }
+            case "digest-value" -> {
+                DatasetDigest digest = new DatasetDigest();
+                client.reply().arrayHeader(argc - 2);
+                for (int i = 2; i < argc; i++) {
+                    client.reply().simpleString(digest.ofValue(client.keyspace(), argv[i]));
+                }
+            }
+            case "object" -> {
+                requireArgc(argc == 3, argv);
+                object(client, argv[2]);
+            }
+            case "populate" -> {
+                requireArgc(argc >= 3 && argc <= 5, argv);
+                populate(client, argv);
+            }
+            case "set-active-expire" -> {
+                requireArgc(argc == 3, argv);
+                client.server().expiryCycle().setEnabled(Args.parseLong(argv[2]) != 0);
+                client.reply().ok();
+            }
+            case "sleep" -> {
+                requireArgc(argc == 3, argv);
+                sleep(Args.utf8(argv[2]));
+                client.reply().ok();
+            }
+            case "log" -> {
+                requireArgc(argc == 3, argv);
+                LOG.warn("DEBUG LOG: {}", Args.utf8(argv[2]));
+                client.reply().ok();
+            }
+            // Accepted as Redis accepts them; what they change has no counterpart in kvd yet.
+            case "jmap", "change-repl-id" -> {
+                requireArgc(argc == 2, argv);
+                client.reply().ok();
+            }
+            case "set-skip-checksum-validation", "quicklist-packed-threshold" -> {
+                requireArgc(argc == 3, argv);
+                Args.parseLong(argv[2]);
+                client.reply().ok();
+            }
+            default -> throw new CommandError(unknown(argv));
+        }
+    }
+
+    /** enable-debug-command: yes, no, or local (loopback clients only), as Redis's allowProtectedAction. */
+    private static boolean allowed(Client client) {
+        return switch (client.server().config().enableDebugCommand()) {
+            case "yes" -> true;
+            case "local" -> client.connection() == null || isLocal(client.connection().remoteAddress());
+            default -> false;
+        };
+    }
+
+    private static boolean isLocal(String address) {
+        return address.startsWith("127.") || address.startsWith("[::1]") || address.startsWith("::1")
+                || address.startsWith("/");
+    }
+
+    private static void help(Client client) {
+        client.reply().arrayHeader(HELP.length + 2);
+        for (String line : HELP) {
+            client.reply().simpleString(line);
+        }
+        client.reply().simpleString("HELP");
+        client.reply().simpleString("    Print this help.");
+    }
+
+    /**
+     * Redis's reply names the value's address, refcount, encoding, serialized length and LRU.
+     * kvd's stable address is the key's entry, which an in-place change (INCR of a raw string)
+     * keeps; the serialized length is a string's length, 0 for a collection, until kvd writes RDB;
+     * kvd keeps no LRU clock yet.
+     */
+    private static void object(Client client, byte[] key) {
+        Keyspace keyspace = client.keyspace();
+        String encoding = keyspace.objectEncoding(key);
+        if (encoding == null) {
+            throw new CommandError("ERR no such key");
+        }
+        byte[] string = keyspace.getIfString(key);
+        client.reply().simpleString("Value at:0x" + Long.toHexString(keyspace.entryAddress(key)) + " refcount:1 encoding:"
+                + encoding + " serializedlength:" + (string == null ? 0 : string.length) + " lru:0 lru_seconds_idle:0");
+    }
+
+    /** POPULATE count [prefix] [size]: string keys prefix:N holding value:N (cut or zero-padded to size), skipping existing ones. */
+    private static void populate(Client client, byte[][] argv) {
+        long count = positive(argv[2]);
+        String prefix = argv.length >= 4 ? Args.utf8(argv[3]) : "key";
+        long size = argv.length == 5 ? positive(argv[4]) : 0;
+        Keyspace keyspace = client.keyspace();
+        for (long i = 0; i < count; i++) {
+            byte[] key = (prefix + ":" + i).getBytes(StandardCharsets.UTF_8);
+            if (keyspace.exists(key)) {
+                continue;
+            }
+            byte[] value = ("value:" + i).getBytes(StandardCharsets.US_ASCII);
+            if (size > 0) {
+                value = Arrays.copyOf(value, Math.toIntExact(size));
+            }
+            keyspace.put(key, value, Keyspace.PERSISTENT);
+        }
+        client.reply().ok();
+    }
+
+    private static long positive(byte[] arg) {
+        long value = Args.parseLong(arg);
+        if (value < 0) {
+            throw new CommandError("ERR value is out of range, must be positive");
+        }
+        return value;
+    }
+
+    private static void sleep(String seconds) {
+        double value;
+        try {
+            value = Double.parseDouble(seconds);
+        } catch (NumberFormatException e) {
+            value = 0;
+        }
+        long micros = (long) (value * 1_000_000);
+        if (micros > 0) {
+            try {
+                Thread.sleep(micros / 1000, (int) (micros % 1000) * 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void requireArgc(boolean ok, byte[][] argv) {
+        if (!ok) {
+            throw new CommandError(unknown(argv));
+        }
+    }
+
+    private static String unknown(byte[][] argv) {
+        String name = Args.utf8(argv[1]);
+        return "ERR unknown subcommand or wrong number of arguments for '"
+                + name.substring(0, Math.min(name.length(), 128)) + "'. Try DEBUG HELP.";
+    }
+}
