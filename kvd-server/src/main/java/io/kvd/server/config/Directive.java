@@ -175,7 +175,8 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         };
     }
 
-    static long memtoll(String text) {
+    /** A size as Redis's memtoll reads it (100, 1k = 1000, 1kb = 1024, ... gb); IllegalArgumentException if it is none. */
+    public static long memtoll(String text) {
         String s = text.toLowerCase(Locale.ROOT);
         long unit = 1;
         String[][] units = {{"kb", "1024"}, {"mb", "1048576"}, {"gb", "1073741824"},
