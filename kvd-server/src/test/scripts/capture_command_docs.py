@@ -32,6 +32,7 @@ SUBCOMMANDS = {
     "xgroup": ["create", "createconsumer", "delconsumer", "destroy", "setid", "help"],
     "function": ["load", "delete", "list", "stats", "kill", "flush", "dump", "restore", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
+    "slowlog": ["get", "len", "reset", "help"],
 }
 
 # CLIENT SETINFO as Redis 7.2's COMMAND INFO and COMMAND DOCS describe it.

@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.store.WrongTypeException;
 
 import java.util.ArrayList;
@@ -25,12 +26,13 @@ public final class CommandTable {
     private static final CommandHandler PING = ConnectionCommands::ping;
     private static final CommandHandler EXEC = TransactionCommands::exec;
     /** The commands with subcommands, whose name and arity are checked before a command is queued. */
-    private static final Map<String, Subcommands> CONTAINERS = Map.of("client", ClientCommand.SUBCOMMANDS,
-            "config", ConfigCommand.SUBCOMMANDS, "command", CommandCommand.SUBCOMMANDS,
-            "cluster", ClusterCommand.SUBCOMMANDS, "object", ObjectCommand.SUBCOMMANDS,
-            "pubsub", PubSubCommands.SUBCOMMANDS,
-            "script", ScriptingCommands.SUBCOMMANDS, "function", FunctionCommands.SUBCOMMANDS,
-            "xinfo", StreamCommands.XINFO, "xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS);
+    private static final Map<String, Subcommands> CONTAINERS = Map.ofEntries(
+            Map.entry("client", ClientCommand.SUBCOMMANDS), Map.entry("config", ConfigCommand.SUBCOMMANDS),
+            Map.entry("command", CommandCommand.SUBCOMMANDS), Map.entry("cluster", ClusterCommand.SUBCOMMANDS),
+            Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
+            Map.entry("script", ScriptingCommands.SUBCOMMANDS), Map.entry("function", FunctionCommands.SUBCOMMANDS),
+            Map.entry("xinfo", StreamCommands.XINFO), Map.entry("xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS),
+            Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS));
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -276,6 +278,7 @@ public final class CommandTable {
             command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
+            command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
@@ -427,11 +430,13 @@ public final class CommandTable {
         if (client.events().isEnabled(KeyspaceEventTypes.KEY_MISS)) {
             announceMisses(client, command, argv);
         }
+        long started = System.nanoTime();
         try {
             command.handler().execute(client, argv);
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
+        logIfSlow(client, command, argv, (System.nanoTime() - started) / 1000);
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
@@ -444,6 +449,22 @@ public final class CommandTable {
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;
+    }
+
+    /**
+     * Redis's call() and slowlogPushCurrentCommand: a command that ran at least
+     * slowlog-log-slower-than microseconds goes to the slow log, unless it is one Redis never logs
+     * (EXEC, whose commands are logged one by one) or a script's command (the script is logged).
+     */
+    private static void logIfSlow(Client client, Command command, byte[][] argv, long micros) {
+        ServerState server = client.server();
+        long threshold = server.config().slowlogLogSlowerThan();
+        if (threshold < 0 || micros < threshold || command.has(SKIP_SLOWLOG) || client.isScriptCaller()) {
+            return;
+        }
+        Client.Connection connection = client.connection();
+        server.slowLog().push(SlowLog.redacted(argv), micros, server.databases().now() / 1000,
+                connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
     }
 
     /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */

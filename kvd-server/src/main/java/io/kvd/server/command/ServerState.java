@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.store.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
@@ -27,6 +28,7 @@ public final class ServerState {
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
+    private final SlowLog slowLog = new SlowLog();
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private boolean shutdownRequested;
@@ -144,6 +146,10 @@ public final class ServerState {
 
     public Stats stats() {
         return stats;
+    }
+
+    public SlowLog slowLog() {
+        return slowLog;
     }
 
     public OpsPerSecond opsPerSecond() {

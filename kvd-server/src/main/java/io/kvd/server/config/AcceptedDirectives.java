@@ -141,10 +141,8 @@ final class AcceptedDirectives {
         t.integer("socket-mark-id", false, 0, 4294967295L, "0");
         t.directive("unixsocketperm", false, "0", AcceptedDirectives::octalPermissions);
         t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
-        t.integer("slowlog-max-len", true, 0, LONG_MAX, "128");
         t.integer("acllog-max-len", true, 0, LONG_MAX, "128");
         t.integer("cluster-node-timeout", true, 0, LONG_MAX, "15000");
-        t.integer("slowlog-log-slower-than", true, -1, LONG_MAX, "10000");
         t.integer("latency-monitor-threshold", true, 0, LONG_MAX, "0");
         t.integer("tracking-table-max-keys", true, 0, LONG_MAX, "1000000");
         t.integer("repl-backlog-ttl", true, 0, LONG_MAX, "3600");

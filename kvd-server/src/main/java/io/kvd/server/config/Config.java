@@ -75,6 +75,8 @@ public final class Config {
 
     public static final String REPLICAOF = "replicaof";
     public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
+    public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
+    public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -147,6 +149,9 @@ public final class Config {
         define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
         define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
                 words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
+        // The slow log: commands that ran this many microseconds or more (-1 none, 0 all), the newest this many.
+        define(new Directive(SLOWLOG_LOG_SLOWER_THAN, "10000", true, Directive.integer(-1, Long.MAX_VALUE)));
+        define(new Directive(SLOWLOG_MAX_LEN, "128", true, Directive.integer(0, Long.MAX_VALUE)));
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
         AcceptedDirectives.defineAll(d -> {
@@ -168,6 +173,8 @@ public final class Config {
     private ClusterTopology cluster;
     private final EncodingLimits encodingLimits = new EncodingLimits();
     private int saveLinesRead;
+    private long slowlogLogSlowerThan;
+    private long slowlogMaxLen;
 
     /** One class of {@code client-output-buffer-limit <class> <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
@@ -426,6 +433,15 @@ public final class Config {
         return notifyKeyspaceEvents;
     }
 
+    /** Microseconds from which a command is logged in the slow log; -1 for none. */
+    public long slowlogLogSlowerThan() {
+        return slowlogLogSlowerThan;
+    }
+
+    public long slowlogMaxLen() {
+        return slowlogMaxLen;
+    }
+
     /** enable-debug-command: {@code no}, {@code yes} or {@code local}. */
     public String enableDebugCommand() {
         return values.get(ENABLE_DEBUG_COMMAND);
@@ -487,6 +503,8 @@ public final class Config {
         outputBufferLimit = outputBufferLimit(limit, "normal");
         pubsubOutputBufferLimit = outputBufferLimit(limit, "pubsub");
         requirepass = values.get(REQUIREPASS).getBytes(StandardCharsets.UTF_8);
+        slowlogLogSlowerThan = Long.parseLong(values.get(SLOWLOG_LOG_SLOWER_THAN));
+        slowlogMaxLen = Long.parseLong(values.get(SLOWLOG_MAX_LEN));
     }
 
     /** The limit of {@code clientClass} in client-output-buffer-limit's words (every class, in order). */
