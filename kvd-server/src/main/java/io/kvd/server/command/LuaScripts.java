@@ -36,6 +36,8 @@ import java.util.Map;
  */
 final class LuaScripts {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.script");
+    /** Lua 5.1's pseudo-index of the globals table. */
+    private static final int GLOBALS = -10002;
     private static final String NOSCRIPT = "NOSCRIPT No matching script. Please use EVAL.";
     private static final String BUSY_EVAL =
             "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
@@ -84,9 +86,9 @@ final class LuaScripts {
     private final Map<String, Integer> shebangFlags = new HashMap<>();
     private Lua lua;
     private Lua51Natives natives;
+    /** Gives a compiled script the protected globals as its environment. */
+    private int sandboxRef;
     private int errorHandlerRef;
-    /** The table behind the protected globals: KEYS and ARGV are set there. */
-    private int globalsRef;
     /** The names KEYS and ARGV as Lua strings: got from the registry, cheaper than pushing them from Java at every run. */
     private int keysNameRef;
     private int argvNameRef;
@@ -162,6 +164,9 @@ final class LuaScripts {
             // The shebang line is left out, its newline kept: the script's lines keep their numbers.
             compile(lua, shebang < 0 ? body : Arrays.copyOfRange(body, shebang, body.length), "@user_script",
                     "ERR Error compiling script (new function): ");
+            lua.refGet(sandboxRef);
+            lua.insert(-2);
+            lua.pCall(1, 1);
             if (byEval && loadedByEval.size() >= EVAL_SCRIPTS_KEPT) {
                 String oldest = loadedByEval.keySet().iterator().next();
                 loadedByEval.remove(oldest);
@@ -518,7 +523,7 @@ final class LuaScripts {
             lua.close();
             throw e;
         }
-        this.globalsRef = lua.ref();
+        this.sandboxRef = lua.ref();
         this.errorHandlerRef = lua.ref();
         this.armRef = lua.ref();
         this.libraryEnvironmentRef = lua.ref();
@@ -536,16 +541,14 @@ final class LuaScripts {
         lua.setField(-2, name);
     }
 
-    /** KEYS and ARGV of EVAL's {@code argv}, set behind the globals' proxy: to scripts the globals are read-only. */
+    /** KEYS and ARGV of EVAL's {@code argv}, set raw in the globals: to scripts, behind their proxy, they are read-only. */
     private void setKeysAndArgv(Lua lua, byte[][] argv, int numkeys) {
-        lua.refGet(globalsRef);
         lua.refGet(keysNameRef);
         pushArray(lua, argv, 3, 3 + numkeys);
-        lua.rawSet(-3);
+        lua.rawSet(GLOBALS);
         lua.refGet(argvNameRef);
         pushArray(lua, argv, 3 + numkeys, argv.length);
-        lua.rawSet(-3);
-        lua.pop(1);
+        lua.rawSet(GLOBALS);
     }
 
     private void pushArray(Lua lua, byte[][] argv, int from, int to) {

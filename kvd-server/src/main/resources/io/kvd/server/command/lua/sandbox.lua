@@ -4,7 +4,7 @@
 -- print, loadfile, dofile, debug, setfenv), and their protection.
 -- Called with true for the function libraries' interpreter, false for EVAL's. Returns the function
 -- that gives a compiled library the functions' environment, the count hook's arming function, the
--- error handler and the table behind the protected globals (where KEYS and ARGV are set).
+-- error handler and the function that gives a compiled script the protected globals.
 local forFunctions = ...
 local dbg, error, type, tostring, select, setfenv = debug, error, type, tostring, select, setfenv
 local luaNext, luaRawget, luaRawset, luaGetmetatable, luaSetmetatable = next, rawget, rawset, getmetatable, setmetatable
@@ -219,27 +219,35 @@ for name in luaNext, _G do
   if not allowed[name] then _G[name] = nil end
 end
 
--- The globals table itself is what every chunk gets as its environment, loadstring's included, so
--- it becomes the proxy in place: its entries move to the table behind it.
-local globals = _G
-local data = {}
-for k, v in luaNext, globals do data[k] = v end
-for k in luaNext, data do globals[k] = nil end
+-- Scripts run in a proxy of the globals: EVAL's get it as they are compiled (the function this
+-- chunk returns last), loadstring's and load's chunks below. The table behind it stays the
+-- thread's globals, where KEYS and ARGV are set at every run without crossing into Lua.
+local data = _G
 luaSetmetatable(data, {
   __index = function(_, name)
     error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2)
   end,
-})
-hidden[globals], proxies[data] = data, globals
-luaSetmetatable(globals, {
-  __index = data,
   -- LuaJava clears __jthrowable__ at every call of a Java function, and sets it when one throws.
   __newindex = function(t, name, value)
     if name ~= '__jthrowable__' then error('Attempt to modify a readonly table', 2) end
     luaRawset(t, name, value)
   end,
-  __metatable = false,
 })
+local globals = proxyOf(data)
+do
+  local loadstring, load = loadstring, load
+  -- A chunk in the globals themselves could replace a library for every later script.
+  data.loadstring = function(...)
+    local f, err = loadstring(...)
+    if not f then return f, err end
+    return setfenv(f, globals)
+  end
+  data.load = function(...)
+    local f, err = load(...)
+    if not f then return f, err end
+    return setfenv(f, globals)
+  end
+end
 for k, v in luaNext, data do
   if type(v) == 'table' then luaRawset(data, k, protect(v)) end
 end
@@ -281,4 +289,4 @@ local function libraryEnvironment(library)
     meta.__index = running
   end
 end
-return libraryEnvironment, arm, errorHandler, data
+return libraryEnvironment, arm, errorHandler, function(script) return setfenv(script, globals) end
