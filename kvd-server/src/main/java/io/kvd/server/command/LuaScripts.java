@@ -1,10 +1,9 @@
 package io.kvd.server.command;
 
-import io.kvd.server.numeric.Printf;
-
 import io.kvd.codec.InlineRequest;
 import io.kvd.codec.KeySlot;
 import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.numeric.Printf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.slf4j.Logger;
@@ -18,8 +17,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
