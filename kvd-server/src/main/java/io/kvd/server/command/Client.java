@@ -78,6 +78,11 @@ public final class Client {
     private boolean replayingAof;
     /** The client of {@link #forScripts}. */
     private boolean scriptCaller;
+    /** CLIENT REPLY's state. */
+    private Replies replies = Replies.ON;
+
+    /** CLIENT REPLY: every reply sent, none, or none for the command after this one (SKIP_NEXT, then SKIP). */
+    public enum Replies { ON, OFF, SKIP_NEXT, SKIP }
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
     private PubSub.Subscriptions subscriptions;
 
@@ -107,6 +112,31 @@ public final class Client {
         client.denyBlocking = true;
         client.scriptCaller = true;
         return client;
+    }
+
+    /** CLIENT REPLY ON, OFF or SKIP (as SKIP_NEXT): what is sent from the command being run on. */
+    void setReplies(Replies replies) {
+        if (replies == Replies.SKIP_NEXT && this.replies == Replies.OFF) {
+            return;
+        }
+        this.replies = replies;
+        reply.mute(replies == Replies.OFF);
+    }
+
+    /** Before a command runs (Redis's resetClient): the command a SKIP named is answered nothing. */
+    void beforeCommand() {
+        if (replies == Replies.SKIP_NEXT) {
+            replies = Replies.SKIP;
+            reply.mute(true);
+        }
+    }
+
+    /** After a command: a SKIP has dropped its one reply. */
+    void afterCommand() {
+        if (replies == Replies.SKIP) {
+            replies = Replies.ON;
+            reply.mute(false);
+        }
     }
 
     /** True for the client a script's commands run as (Redis's CLIENT_SCRIPT). */

@@ -39,6 +39,9 @@ final class ClientCommand {
                     "    Return information about client connections. Options:",
                     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                     "      Return clients of specified type.")
+            .add("reply", 3, Subcommands.NOSCRIPT, ClientCommand::reply,
+                    "REPLY (ON|OFF|SKIP)",
+                    "    Control the replies sent to the current connection.")
             .add("setname", 3, Subcommands.NOSCRIPT, ClientCommand::setname,
                     "SETNAME <name>",
                     "    Assign the name <name> to the current connection.")
@@ -50,9 +53,37 @@ final class ClientCommand {
             .add("unblock", -3, Subcommands.NOSCRIPT, ClientCommand::unblock,
                     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                     "    Unblock the specified blocked client.")
+            .add("no-evict", 3, Subcommands.NOSCRIPT, ClientCommand::noEvict,
+                    "NO-EVICT (ON|OFF)",
+                    "    Protect current client connection from eviction.")
             .withHelp();
 
     private ClientCommand() {
+    }
+
+    /**
+     * CLIENT REPLY ON|OFF|SKIP: OFF answers nothing, itself included, until ON; SKIP drops the
+     * next command's reply (and answers nothing itself), as Redis's CLIENT_REPLY_OFF and _SKIP.
+     */
+    private static void reply(Client client, byte[][] argv) {
+        switch (Args.utf8(argv[2]).toLowerCase(java.util.Locale.ROOT)) {
+            case "on" -> {
+                client.setReplies(Client.Replies.ON);
+                client.reply().ok();
+            }
+            case "off" -> client.setReplies(Client.Replies.OFF);
+            case "skip" -> client.setReplies(Client.Replies.SKIP_NEXT);
+            default -> throw new CommandError(Errors.SYNTAX);
+        }
+    }
+
+    /** CLIENT NO-EVICT ON|OFF: accepted as Redis accepts it; kvd evicts no client. */
+    private static void noEvict(Client client, byte[][] argv) {
+        String mode = Args.utf8(argv[2]);
+        if (!mode.equalsIgnoreCase("on") && !mode.equalsIgnoreCase("off")) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        client.reply().ok();
     }
 
     static void client(Client client, byte[][] argv) {

@@ -329,7 +329,9 @@ public final class CommandTable {
     public Command call(Client client, byte[][] argv) {
         Command command = lookup(argv[0]);
         if (command == null) {
+            client.beforeCommand();
             refuse(client, null, unknownCommand(argv));
+            client.afterCommand();
             return null;
         }
         return call(client, command, argv);
@@ -340,6 +342,16 @@ public final class CommandTable {
      * looked it up itself (the AOF replay, which refuses unknown commands): one lookup per record.
      */
     public Command call(Client client, Command command, byte[][] argv) {
+        client.beforeCommand();
+        try {
+            return checkAndRun(client, command, argv);
+        } finally {
+            client.afterCommand();
+        }
+    }
+
+    /** Redis's processCommand: the checks that may refuse a command, then queuing or running it. */
+    private Command checkAndRun(Client client, Command command, byte[][] argv) {
         if (!command.arityMatches(argv.length)) {
             refuse(client, command, Errors.wrongArity(command.name()));
             return null;

@@ -41,35 +41,55 @@ public final class Reply {
     private ByteBuf out;
     /** The full pieces of this iteration's replies, oldest first; null while there are none. */
     private CompositeByteBuf full;
+    /** CLIENT REPLY OFF or SKIP: what commands write now is dropped. */
+    private boolean muted;
 
     public Reply(ByteBufAllocator allocator) {
         this.allocator = allocator;
     }
 
     public void ok() {
+        if (muted) {
+            return;
+        }
         RespWriter.writeOk(out());
     }
 
     public void pong() {
+        if (muted) {
+            return;
+        }
         RespWriter.writePong(out());
     }
 
     public void simpleString(String text) {
+        if (muted) {
+            return;
+        }
         RespWriter.writeSimpleString(out(), text);
     }
 
     /** An error reply; CR and LF become spaces so the reply stays one line, as Redis does. */
     public void error(String message) {
+        if (muted) {
+            return;
+        }
         RespWriter.writeError(out(), message.replace('\r', ' ').replace('\n', ' '));
     }
 
     public void integer(long value) {
+        if (muted) {
+            return;
+        }
         Stage stage = stage(RespWriter.MAX_LINE_BYTES);
         stage.length = RespWriter.writeInteger(stage.bytes, stage.length, value);
     }
 
     /** A bulk string, or the null bulk when {@code value} is null. */
     public void bulk(byte[] value) {
+        if (muted) {
+            return;
+        }
         if (value == null) {
             nullBulk();
         } else {
@@ -78,6 +98,9 @@ public final class Reply {
     }
 
     public void bulk(byte[] value, int offset, int length) {
+        if (muted) {
+            return;
+        }
         if (length > STAGED_VALUE_BYTES) {
             RespWriter.writeBulk(out(), value, offset, length);
             return;
@@ -87,15 +110,24 @@ public final class Reply {
     }
 
     public void bulk(String text) {
+        if (muted) {
+            return;
+        }
         RespWriter.writeBulk(out(), text);
     }
 
     public void nullBulk() {
+        if (muted) {
+            return;
+        }
         Stage stage = stage(RespWriter.MAX_LINE_BYTES);
         stage.length = RespWriter.writeNullBulk(stage.bytes, stage.length);
     }
 
     public void arrayHeader(int count) {
+        if (muted) {
+            return;
+        }
         Stage stage = stage(RespWriter.MAX_LINE_BYTES);
         stage.length = RespWriter.writeArrayHeader(stage.bytes, stage.length, count);
     }
@@ -106,6 +138,9 @@ public final class Reply {
      * codec counts in ints, so such a header is written here.
      */
     public void arrayHeader(long count) {
+        if (muted) {
+            return;
+        }
         if (count <= Integer.MAX_VALUE) {
             arrayHeader((int) count);
         } else {
@@ -119,11 +154,22 @@ public final class Reply {
      * per frame, ~10 % of the server's CPU per delivered message with 1,000 subscribers.
      */
     void frame(ByteBuf frame) {
+        if (muted) {
+            return;
+        }
         out().writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex(), frame.readableBytes());
     }
 
     public void nullArray() {
+        if (muted) {
+            return;
+        }
         RespWriter.writeNullArray(out());
+    }
+
+    /** From now on drops ({@code true}) or keeps what is written. */
+    void mute(boolean muted) {
+        this.muted = muted;
     }
 
     /** Bytes written and not yet taken. */

@@ -167,9 +167,35 @@ class ClientCommandTest {
     @Test
     void helpListsTheSubcommandsKvdImplements() {
         assertThat(kvd.call("CLIENT", "HELP"))
-                .startsWith("*35\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .startsWith("*39\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .contains("+REPLY (ON|OFF|SKIP)\r\n+    Control the replies sent to the current connection.\r\n+SETNAME <name>\r\n")
+                .contains("+NO-EVICT (ON|OFF)\r\n")
                 .contains("+SETINFO <option> <value>\r\n")
                 .contains("+UNBLOCK <clientid> [TIMEOUT|ERROR]\r\n")
                 .endsWith("+HELP\r\n+    Prints this help.\r\n");
+    }
+
+    @Test
+    void replyOffAnswersNothingUntilOn() {
+        assertThat(kvd.call("CLIENT", "REPLY", "OFF")).isEmpty();
+        assertThat(kvd.call("SET", "k", "v")).isEmpty();
+        assertThat(kvd.call("NOSUCH")).isEmpty();
+        assertThat(kvd.call("CLIENT", "REPLY", "SKIP")).isEmpty();
+        assertThat(kvd.call("CLIENT", "REPLY", "ON")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("GET", "k")).isEqualTo("$1\r\nv\r\n");
+    }
+
+    @Test
+    void replySkipDropsTheNextCommandsReplyOnly() {
+        assertThat(kvd.call("CLIENT", "REPLY", "SKIP")).isEmpty();
+        assertThat(kvd.call("INCR", "n")).isEmpty();
+        assertThat(kvd.call("INCR", "n")).isEqualTo(":2\r\n");
+        assertThat(kvd.call("CLIENT", "REPLY", "MAYBE")).isEqualTo("-ERR syntax error\r\n");
+    }
+
+    @Test
+    void noEvictIsAcceptedOnOrOff() {
+        assertThat(kvd.call("CLIENT", "NO-EVICT", "on")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CLIENT", "NO-EVICT", "maybe")).isEqualTo("-ERR syntax error\r\n");
     }
 }
