@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Soaks a transport of kvd with native checks on. A test run once died in native code under
-# io_uring, the transport "transport auto" picks (malloc(): unaligned fastbin chunk detected,
-# exit 134). Starts kvd (config/kvd.conf, AOF on) with Netty's paranoid leak detection, -Xcheck:jni
+# Soaks a transport of kvd with native checks on. Test runs died in native code twice under
+# io_uring (glibc heap corruption, exit 134; docs/reliability.md). Starts kvd (config/kvd.conf, AOF on) with Netty's paranoid leak detection, -Xcheck:jni
 # and glibc's heap checks (MALLOC_CHECK_=3, with libc_malloc_debug.so preloaded where glibc wants
 # it); runs `kvbench soak` against it for DURATION: mixed pipelined load, connection churn up to
 # ~1,000 open, clients killed mid-reply and mid-request, BGREWRITEAOF every few seconds, values
