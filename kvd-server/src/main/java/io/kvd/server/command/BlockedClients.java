@@ -50,6 +50,9 @@ final class BlockedClients {
         final long deadlineMs;
         final long order;
         final Servant servant;
+        /** The blocking command, as INFO commandstats names it, and when it blocked. */
+        final String command;
+        final long blockedAtNanos;
 
         Blocked(Client client, int db, byte[][] keys, ValueType type, long deadlineMs, long order, Servant servant) {
             this.client = client;
@@ -59,6 +62,8 @@ final class BlockedClients {
             this.deadlineMs = deadlineMs;
             this.order = order;
             this.servant = servant;
+            this.command = client.lastCommand();
+            this.blockedAtNanos = System.nanoTime();
         }
     }
 
@@ -169,6 +174,7 @@ final class BlockedClients {
         }
         Keyspace keyspace = databases.get(key.db());
         for (Blocked blocked : List.copyOf(clients)) {
+            long errorsBefore = errorsSent(blocked);
             ValueType type = keyspace.type(key.key());
             boolean served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
                     : blocked.servant.keyGone(blocked.client, key.key());
@@ -176,6 +182,7 @@ final class BlockedClients {
                 continue;
             }
             unblock(blocked);
+            answered(blocked, errorsBefore);
             byte[][] record = blocked.client.takeLogRecord();
             List<byte[][]> alsoLogged = blocked.client.takeAlsoLogged();
             if (alsoLogged != null && log != null) {
@@ -194,11 +201,13 @@ final class BlockedClients {
             return false;
         }
         unblock(blocked);
+        long errorsBefore = errorsSent(blocked);
         if (error == null) {
             client.reply().nullArray();
         } else {
             client.reply().error(error);
         }
+        answered(blocked, errorsBefore);
         client.connection().unblocked();
         return true;
     }
@@ -217,8 +226,23 @@ final class BlockedClients {
             Blocked blocked = byDeadline.first();
             unblock(blocked);
             blocked.client.reply().nullArray();
+            answered(blocked, errorsSent(blocked));
             blocked.client.connection().unblocked();
         }
+    }
+
+    private static long errorsSent(Blocked blocked) {
+        return blocked.client.server().errorStats().total();
+    }
+
+    /**
+     * Redis's updateStatsOnUnblock: the blocked command's time grows by the wait, its latency is
+     * tracked whole, and an error answer (CLIENT UNBLOCK ... ERROR) fails it.
+     */
+    private static void answered(Blocked blocked, long errorsBefore) {
+        ServerState server = blocked.client.server();
+        server.commandStats().unblocked(blocked.command, System.nanoTime() - blocked.blockedAtNanos,
+                errorsSent(blocked) != errorsBefore, server.config().latencyTracking());
     }
 
     private void unblock(Blocked blocked) {

@@ -93,7 +93,7 @@ public final class Client {
     private Client(ServerState server, ByteBufAllocator allocator, Connection connection, long id) {
         this.id = id;
         this.server = server;
-        this.reply = new Reply(allocator);
+        this.reply = new Reply(allocator, server.errorStats());
         this.connection = connection;
         this.createdAtMs = server.databases().now();
         this.lastInteractionMs = createdAtMs;

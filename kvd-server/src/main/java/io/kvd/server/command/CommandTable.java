@@ -4,6 +4,7 @@ import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.slowlog.SlowLog;
+import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
 
 import java.util.ArrayList;
@@ -330,7 +331,7 @@ public final class CommandTable {
         Command command = lookup(argv[0]);
         if (command == null) {
             client.beforeCommand();
-            refuse(client, null, unknownCommand(argv));
+            refuse(client, null, argv, unknownCommand(argv));
             client.afterCommand();
             return null;
         }
@@ -353,17 +354,27 @@ public final class CommandTable {
     /** Redis's processCommand: the checks that may refuse a command, then queuing or running it. */
     private Command checkAndRun(Client client, Command command, byte[][] argv) {
         if (!command.arityMatches(argv.length)) {
-            refuse(client, command, Errors.wrongArity(command.name()));
+            refuse(client, command, argv, Errors.wrongArity(command.name()));
             return null;
         }
+        // As Redis's lookupCommand, before any other check: a container's subcommand is a command
+        // of its own, refused unknown or with the wrong argument count.
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        if (subcommands != null && argv.length > 1) {
+            String refusal = subcommands.refusal(argv);
+            if (refusal != null) {
+                refuse(client, subcommands.lookup(argv) == null ? null : command, argv, refusal);
+                return null;
+            }
+        }
         if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
-            refuse(client, command, DefaultUser.NOAUTH);
+            refuse(client, command, argv, DefaultUser.NOAUTH);
             return null;
         }
         Transaction transaction = client.transaction();
         boolean execOfTransaction = transaction != null && command.handler() == EXEC;
         if (transaction != null && command.has(NO_MULTI)) {
-            refuse(client, command, "ERR Command not allowed inside a transaction");
+            refuse(client, command, argv, "ERR Command not allowed inside a transaction");
             return null;
         }
         // As Redis's processCommand: after authentication, before anything else can refuse.
@@ -379,6 +390,7 @@ public final class CommandTable {
                     transaction.refuseExec();
                 }
                 client.reply().error(redirection);
+                client.server().commandStats().rejected(asLookedUp(command, argv).name());
                 return null;
             }
         }
@@ -388,30 +400,24 @@ public final class CommandTable {
         // with a write among them included.
         if (log.failure() != null && (asLookedUp(command, argv).has(WRITE) || command.handler() == PING
                 || execOfTransaction && transaction.hasWrites())) {
-            refuse(client, command, Errors.aofFailing(log.failure()));
+            refuse(client, command, argv, Errors.aofFailing(log.failure()));
             return null;
         }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
         if (client.isSubscribed() && !allowedWhileSubscribed(command)) {
-            refuse(client, command, notAllowedWhileSubscribed(command, argv));
+            refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));
             return null;
         }
         // As Redis's processCommand: past busy-reply-threshold a script lets clients in, but only
         // to stop it, to shut the server down, or to go on with their connection and transaction.
         LuaScripts busy = client.server().busyScript();
         if (busy != null && !allowedWhileBusy(command, argv)) {
-            refuse(client, command, busy.busyError());
+            refuse(client, command, argv, busy.busyError());
             return null;
         }
         // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
         client.interacted(command.name(), client.keyspace().now());
         if (transaction != null && !TransactionCommands.runsWhileQueuing(command)) {
-            Subcommands subcommands = CONTAINERS.get(command.name());
-            String refusal = subcommands == null ? null : subcommands.refusal(argv);
-            if (refusal != null) {
-                refuse(client, command, refusal);
-                return null;
-            }
             // As Redis 7.0's queueMultiCommand: a transaction EXEC will refuse keeps nothing more.
             if (!transaction.isRefused() && !client.isWatchedKeyChanged()) {
                 transaction.queue(command, argv);
@@ -442,13 +448,22 @@ public final class CommandTable {
         if (client.events().isEnabled(KeyspaceEventTypes.KEY_MISS)) {
             announceMisses(client, command, argv);
         }
+        ServerState server = client.server();
+        CommandStats stats = server.commandStats();
+        stats.starting();
         long started = System.nanoTime();
         try {
             command.handler().execute(client, argv);
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
-        logIfSlow(client, command, argv, (System.nanoTime() - started) / 1000);
+        long nanos = System.nanoTime() - started;
+        logIfSlow(client, command, argv, nanos / 1000);
+        // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
+        if (!client.isReplayingAof()) {
+            stats.ran(stats.of(asLookedUp(command, argv).name()), nanos, client.blockedOn() != null,
+                    server.config().latencyTracking());
+        }
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
@@ -527,7 +542,10 @@ public final class CommandTable {
      * makes EXEC fail. A refused EXEC discards the transaction and says why, as EXECABORT even
      * outside MULTI (Redis's execCommandAbort).
      */
-    private static void refuse(Client client, Command command, String error) {
+    private static void refuse(Client client, Command command, byte[][] argv, String error) {
+        if (command != null) {
+            client.server().commandStats().rejected(asLookedUp(command, argv).name());
+        }
         if (command != null && command.handler() == EXEC) {
             client.discardTransaction();
             // A generic error's "ERR " is not part of the reason.
@@ -541,20 +559,9 @@ public final class CommandTable {
         client.reply().error(error);
     }
 
-    /**
-     * ALLOW_BUSY commands and subcommands; a request naming no subcommand, or with the wrong
-     * count for it, gets that error, as Redis's lookup refuses it before the busy check.
-     */
+    /** ALLOW_BUSY commands and subcommands (Redis's lookup refused unknown ones before). */
     private static boolean allowedWhileBusy(Command command, byte[][] argv) {
-        if (command.has(ALLOW_BUSY)) {
-            return true;
-        }
-        Subcommands subcommands = CONTAINERS.get(command.name());
-        if (subcommands == null) {
-            return false;
-        }
-        Command sub = subcommands.lookup(argv);
-        return sub == null || !sub.arityMatches(argv.length) || sub.has(ALLOW_BUSY);
+        return command.has(ALLOW_BUSY) || asLookedUp(command, argv).has(ALLOW_BUSY);
     }
 
     /** Whether running {@code command} now runs Lua: a script or a function, or EXEC of a transaction holding one. */
@@ -667,14 +674,14 @@ public final class CommandTable {
     }
 
     /**
-     * The command whose flags and keys the checks before running read: a container's subcommand
-     * (XGROUP CREATE is a write naming a key, XGROUP HELP neither), as Redis's lookupCommand finds
-     * it, or the command itself. An unknown subcommand or a wrong argument count is refused when
-     * run, so the container stands for it.
+     * The command Redis's lookupCommand finds, whose flags, keys and counters count: a container's
+     * subcommand (XGROUP CREATE is a write naming a key, XGROUP HELP neither), or the command
+     * itself (a container named alone or with an unknown subcommand).
      */
     static Command asLookedUp(Command command, byte[][] argv) {
         Subcommands subcommands = CONTAINERS.get(command.name());
-        return subcommands == null || subcommands.refusal(argv) != null ? command : subcommands.lookup(argv);
+        Command sub = subcommands == null || argv.length < 2 ? null : subcommands.lookup(argv);
+        return sub == null ? command : sub;
     }
 
     /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */

@@ -116,6 +116,8 @@ final class ConfigCommand {
         server.stats().reset();
         server.opsPerSecond().reset();
         server.databases().resetExpiredKeys();
+        server.commandStats().reset();
+        server.errorStats().reset();
         client.reply().ok();
     }
 

@@ -100,8 +100,13 @@ final class DebugCommand {
                 client.reply().ok();
             }
             // Accepted as Redis accepts them; what they change has no counterpart in kvd yet.
-            case "jmap", "change-repl-id" -> {
+            case "jmap" -> {
                 requireArgc(argc == 2, argv);
+                client.reply().ok();
+            }
+            case "change-repl-id" -> {
+                requireArgc(argc == 2, argv);
+                client.server().changeReplicationId();
                 client.reply().ok();
             }
             case "set-skip-checksum-validation" -> {

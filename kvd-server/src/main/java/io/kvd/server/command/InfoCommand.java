@@ -1,17 +1,19 @@
 package io.kvd.server.command;
 
+import io.kvd.server.config.Directive;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +26,10 @@ import java.util.function.BiConsumer;
  * empty, as in Redis.
  */
 final class InfoCommand {
-    /** Each section's title (INFO takes it in any case) and what writes its fields. */
+    /** Each section's title (INFO takes it in any case) and what writes its fields, in Redis's order. */
     private static final Map<String, BiConsumer<ServerState, Section>> SECTIONS = new LinkedHashMap<>();
+    /** The sections only {@code INFO all}, {@code everything} or their own name show, as Redis's. */
+    private static final Set<String> NOT_DEFAULT = Set.of("Commandstats", "Latencystats");
 
     static {
         SECTIONS.put("Server", InfoCommand::server);
@@ -35,6 +39,11 @@ final class InfoCommand {
         SECTIONS.put("Stats", InfoCommand::stats);
         SECTIONS.put("Replication", InfoCommand::replication);
         SECTIONS.put("CPU", InfoCommand::cpu);
+        // kvd loads no modules: Redis's section is then its title alone.
+        SECTIONS.put("Modules", (server, s) -> { });
+        SECTIONS.put("Commandstats", InfoCommand::commandstats);
+        SECTIONS.put("Errorstats", InfoCommand::errorstats);
+        SECTIONS.put("Latencystats", InfoCommand::latencystats);
         SECTIONS.put("Cluster", InfoCommand::cluster);
         SECTIONS.put("Keyspace", InfoCommand::keyspace);
     }
@@ -64,11 +73,11 @@ final class InfoCommand {
         for (int i = 1; i < argv.length; i++) {
             wanted.add(Args.utf8(argv[i]).toLowerCase(Locale.ROOT));
         }
-        boolean all = argv.length == 1 || wanted.contains("default") || wanted.contains("all")
-                || wanted.contains("everything");
+        boolean all = wanted.contains("all") || wanted.contains("everything");
+        boolean defaults = argv.length == 1 || wanted.contains("default");
         StringBuilder text = new StringBuilder();
         SECTIONS.forEach((title, writer) -> {
-            if (all || wanted.contains(title.toLowerCase(Locale.ROOT))) {
+            if (all || defaults && !NOT_DEFAULT.contains(title) || wanted.contains(title.toLowerCase(Locale.ROOT))) {
                 if (!text.isEmpty()) {
                     text.append("\r\n");
                 }
@@ -176,6 +185,8 @@ final class InfoCommand {
                 .field("pubsub_channels", server.pubSub().channelCount())
                 .field("pubsub_patterns", server.pubSub().patternCount())
                 .field("pubsubshard_channels", server.pubSub().shardChannelCount())
+                .field("unexpected_error_replies", 0)
+                .field("total_error_replies", server.errorStats().total())
                 .field("protocol_errors", stats.protocolErrors)
                 .field("client_query_buffer_limit_disconnections", stats.queryBufferLimitDisconnections)
                 .field("client_output_buffer_limit_disconnections", stats.outputBufferLimitDisconnections)
@@ -183,8 +194,58 @@ final class InfoCommand {
                 .field("client_query_slice_yields", stats.querySliceYields);
     }
 
+    /** Redis's cmdstat lines: each command or subcommand called, refused or failed since the last RESETSTAT. */
+    private static void commandstats(ServerState server, Section s) {
+        server.commandStats().byName().forEach((name, entry) -> {
+            if (entry.calls() == 0 && entry.failedCalls() == 0 && entry.rejectedCalls() == 0) {
+                return;
+            }
+            double perCall = entry.calls() == 0 ? 0 : (double) entry.micros() / entry.calls();
+            s.field("cmdstat_" + name, "calls=" + entry.calls() + ",usec=" + entry.micros()
+                    + ",usec_per_call=" + String.format(Locale.ROOT, "%.2f", perCall)
+                    + ",rejected_calls=" + entry.rejectedCalls() + ",failed_calls=" + entry.failedCalls());
+        });
+    }
+
+    private static void errorstats(ServerState server, Section s) {
+        server.errorStats().byCode().forEach((code, count) -> s.field("errorstat_" + code, "count=" + count[0]));
+    }
+
+    /**
+     * Redis's fillPercentileDistributionLatencies: for each command with a latency histogram, the
+     * configured percentiles in microseconds ({@code p50=1.003,p99=...}).
+     */
+    private static void latencystats(ServerState server, Section s) {
+        List<String> percentiles = server.config().latencyTrackingInfoPercentiles();
+        server.commandStats().byName().forEach((name, entry) -> {
+            if (entry.latency() == null) {
+                return;
+            }
+            StringBuilder line = new StringBuilder();
+            for (String percentile : percentiles) {
+                if (!line.isEmpty()) {
+                    line.append(',');
+                }
+                double micros = entry.latency().getValueAtPercentile(Double.parseDouble(percentile)) / 1000.0;
+                line.append('p').append(percentile).append('=').append(String.format(Locale.ROOT, "%.3f", micros));
+            }
+            s.field("latency_percentiles_usec_" + name, line);
+        });
+    }
+
+    /** A master without replicas (replication is not built yet): Redis's fields with their values then. */
     private static void replication(ServerState server, Section s) {
-        s.field("role", "master").field("connected_slaves", 0);
+        s.field("role", "master")
+                .field("connected_slaves", 0)
+                .field("master_failover_state", "no-failover")
+                .field("master_replid", server.replicationId())
+                .field("master_replid2", "0".repeat(40))
+                .field("master_repl_offset", 0)
+                .field("second_repl_offset", -1)
+                .field("repl_backlog_active", 0)
+                .field("repl_backlog_size", Directive.memtoll(server.config().get("repl-backlog-size")))
+                .field("repl_backlog_first_byte_offset", 0)
+                .field("repl_backlog_histlen", 0);
     }
 
     /** Process times from /proc (Linux), the event loop thread's own from the JVM. */
@@ -195,6 +256,8 @@ final class InfoCommand {
             s.field("used_cpu_sys", seconds(userSys[1] * 10_000_000L))
                     .field("used_cpu_user", seconds(userSys[0] * 10_000_000L));
         }
+        // kvd forks no children (its AOF rewrite runs in a thread).
+        s.field("used_cpu_sys_children", seconds(0)).field("used_cpu_user_children", seconds(0));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuNanos = threads.getCurrentThreadCpuTime();
         long userNanos = threads.getCurrentThreadUserTime();

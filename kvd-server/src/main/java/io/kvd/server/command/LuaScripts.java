@@ -613,31 +613,30 @@ final class LuaScripts {
         }
         Command command = commands.lookup(argv[0]);
         if (command == null) {
-            return fail(lua, "Unknown Redis command called from script", raise);
+            return reject(lua, null, "ERR Unknown Redis command called from script", raise);
         }
         if (!command.arityMatches(argc)) {
-            return fail(lua, "Wrong number of args calling Redis command from script", raise);
+            return reject(lua, command, "ERR Wrong number of args calling Redis command from script", raise);
         }
         // A container's subcommand is a command of its own here, as in Redis's lookupCommand.
         Subcommands subcommands = CommandTable.subcommands(command);
         Command checked = subcommands == null ? command : subcommands.lookup(argv);
         if (checked == null) {
-            return fail(lua, "Unknown Redis command called from script", raise);
+            return reject(lua, null, "ERR Unknown Redis command called from script", raise);
         }
         if (!checked.arityMatches(argc)) {
-            return fail(lua, "Wrong number of args calling Redis command from script", raise);
+            return reject(lua, checked, "ERR Wrong number of args calling Redis command from script", raise);
         }
         if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
-            return fail(lua, "This Redis command is not allowed from script", raise);
+            return reject(lua, checked, "ERR This Redis command is not allowed from script", raise);
         }
         if (readOnly && checked.has(Command.Flag.WRITE)) {
-            return fail(lua, "Write commands are not allowed from read-only scripts.", raise);
+            return reject(lua, checked, "ERR Write commands are not allowed from read-only scripts.", raise);
         }
         // As Redis's scriptVerifyWriteCommandAllow: a failing AOF refuses a script's writes as a client's.
         String failure = server.commandLog().failure();
         if (failure != null && checked.has(Command.Flag.WRITE)) {
-            pushError(lua, Errors.aofFailing(failure));
-            return raise ? -1 : 1;
+            return reject(lua, checked, Errors.aofFailing(failure), raise);
         }
         if (checked.has(Command.Flag.WRITE)) {
             wrote = true;
@@ -646,7 +645,7 @@ final class LuaScripts {
         if (cluster != null && !callerObeysEverySlot) {
             String refusal = clusterRefusal(cluster, checked, argv);
             if (refusal != null) {
-                return fail(lua, refusal, raise);
+                return reject(lua, checked, "ERR " + refusal, raise);
             }
         }
         CommandLog log = server.commandLog();
@@ -669,6 +668,8 @@ final class LuaScripts {
         }
     }
 
+    /** Redis's field of an error table whose error INFO errorstats already counted. */
+    private static final String COUNTED = "ignore_error_stats_update";
     private static final String NO_ARGUMENTS = "Please specify at least one argument for this redis lib call";
     private static final String NOT_AN_ARGUMENT = "Lua redis lib command arguments must be strings or integers";
 
@@ -858,10 +859,29 @@ final class LuaScripts {
         return raise ? -1 : 1;
     }
 
+    /**
+     * Redis's scriptCall refusing a script's command: the error counts now, as a reply would
+     * (afterErrorReply), and against the command (rejected_calls; none for an unknown one). The
+     * error table says so, so that a script replying with it does not count it again.
+     */
+    private int reject(Lua lua, Command command, String error, boolean raise) {
+        server.errorStats().count(error);
+        server.commandStats().rejected(command == null ? null : command.name());
+        pushCountedError(lua, error);
+        return raise ? -1 : 1;
+    }
+
     private static void pushError(Lua lua, String message) {
         lua.newTable();
         lua.push(message);
         lua.setField(-2, "err");
+    }
+
+    /** An error table for an error already counted, marked as Redis marks it (scripts can see the field). */
+    private static void pushCountedError(Lua lua, String message) {
+        pushError(lua, message);
+        lua.push(true);
+        lua.setField(-2, COUNTED);
     }
 
     /** redis.sha1hex(x) */
@@ -968,7 +988,7 @@ final class LuaScripts {
             case '-' -> {
                 // Redis's luaPushErrorBuff: "CODE message", with ERR as the code of a one-word error.
                 String error = line(in);
-                pushError(lua, error.indexOf(' ') < 0 ? "ERR " + error : error);
+                pushCountedError(lua, error.indexOf(' ') < 0 ? "ERR " + error : error);
             }
             case '$' -> {
                 int length = Integer.parseInt(line(in));
@@ -1168,7 +1188,7 @@ final class LuaScripts {
         if (lua.type(-1) == Lua.LuaType.STRING) {
             String message = string(lua, -1);
             lua.pop(1);
-            reply.error(message);
+            error(lua, reply, index, message);
             return 0;
         }
         lua.pop(1);
@@ -1224,7 +1244,19 @@ final class LuaScripts {
         lua.rawGet(index);
         String line = lua.type(-1) == Lua.LuaType.NUMBER ? formatNumber(lua.toNumber(-1)) : null;
         lua.pop(1);
-        reply.error(source != null && line != null ? message + " script: " + sha + ", on " + source + ":" + line + "."
-                : message);
+        error(lua, reply, index, source != null && line != null
+                ? message + " script: " + sha + ", on " + source + ":" + line + "." : message);
+    }
+
+    /** Replies the error of the error table at {@code index}, counted unless it was when it happened. */
+    private static void error(Lua lua, Reply reply, int index, String message) {
+        lua.getField(index, COUNTED);
+        boolean counted = lua.toBoolean(-1);
+        lua.pop(1);
+        if (counted) {
+            reply.errorCountedBefore(message);
+        } else {
+            reply.error(message);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.codec.RespWriter;
+import io.kvd.server.stats.ErrorStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -38,14 +39,16 @@ public final class Reply {
     };
 
     private final ByteBufAllocator allocator;
+    private final ErrorStats errors;
     private ByteBuf out;
     /** The full pieces of this iteration's replies, oldest first; null while there are none. */
     private CompositeByteBuf full;
     /** CLIENT REPLY OFF or SKIP: what commands write now is dropped. */
     private boolean muted;
 
-    public Reply(ByteBufAllocator allocator) {
+    public Reply(ByteBufAllocator allocator, ErrorStats errors) {
         this.allocator = allocator;
+        this.errors = errors;
     }
 
     public void ok() {
@@ -69,8 +72,25 @@ public final class Reply {
         RespWriter.writeSimpleString(out(), text);
     }
 
-    /** An error reply; CR and LF become spaces so the reply stays one line, as Redis does. */
+    /**
+     * An error reply ("CODE text"), counted in INFO errorstats even when muted, as Redis's
+     * afterErrorReply; CR and LF become spaces so the reply stays one line, as Redis does.
+     */
     public void error(String message) {
+        errors.count(message);
+        writeError(message);
+    }
+
+    /**
+     * An error reply counted when it happened: a script raising or returning what redis.call
+     * gave it (Redis's ERR_REPLY_FLAG_NO_STATS_UPDATE). It still fails the command.
+     */
+    void errorCountedBefore(String message) {
+        errors.sentCountedBefore();
+        writeError(message);
+    }
+
+    private void writeError(String message) {
         if (muted) {
             return;
         }

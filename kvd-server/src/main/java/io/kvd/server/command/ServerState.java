@@ -1,12 +1,16 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
-import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.slowlog.SlowLog;
+import io.kvd.server.stats.CommandStats;
+import io.kvd.server.stats.ErrorStats;
 import io.kvd.server.store.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +31,13 @@ public final class ServerState {
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
+    private final ErrorStats errorStats = new ErrorStats();
+    private final CommandStats commandStats = new CommandStats(errorStats);
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
     private final long startedAtMs = System.currentTimeMillis();
+    /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
+    private String replicationId = newReplicationId();
     private final Runnable shutdown;
     private boolean shutdownRequested;
     /** Handles other clients' I/O from inside a long script; nothing until the server sets it. */
@@ -142,6 +150,32 @@ public final class ServerState {
 
     public AofRewriteStatus aofRewrite() {
         return aofRewrite;
+    }
+
+    public String replicationId() {
+        return replicationId;
+    }
+
+    /** DEBUG CHANGE-REPL-ID */
+    void changeReplicationId() {
+        replicationId = newReplicationId();
+    }
+
+    /** 40 random hex digits, as Redis's getRandomHexChars. */
+    private static String newReplicationId() {
+        byte[] random = new byte[20];
+        new SecureRandom().nextBytes(random);
+        return HexFormat.of().formatHex(random);
+    }
+
+    /** INFO errorstats and total_error_replies. */
+    public ErrorStats errorStats() {
+        return errorStats;
+    }
+
+    /** INFO commandstats and latencystats. */
+    public CommandStats commandStats() {
+        return commandStats;
     }
 
     public Stats stats() {

@@ -66,7 +66,6 @@ final class AcceptedDirectives {
         t.bool("disable-thp", false, "yes");
         t.bool("cluster-allow-replica-migration", true, "yes");
         t.bool("replica-announced", true, "yes");
-        t.bool("latency-tracking", true, "yes");
         t.bool("aof-disable-auto-gc", true, "no");
         t.bool("tls-cluster", true, "no");
         t.bool("tls-replication", true, "no");
@@ -156,7 +155,6 @@ final class AcceptedDirectives {
         t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent);
         // Lists
         t.directive("oom-score-adj-values", true, "0 200 800", AcceptedDirectives::oomScoreAdjValues);
-        t.directive("latency-tracking-info-percentiles", true, "50 99 99.9", AcceptedDirectives::percentiles);
     }
 
     /** Redis's isValidDBfilename: a file name inside dir. */
@@ -236,28 +234,6 @@ final class AcceptedDirectives {
                 throw new IllegalArgumentException("Invalid oom-score-adj-values, elements must be between -2000 and 2000.");
             }
             out.add(String.valueOf(adjustment));
-        }
-        return String.join(" ", out);
-    }
-
-    /** Percentiles INFO latencystats reports, each 0 to 100; empty for none. Shown as Redis trims a %f. */
-    private static String percentiles(List<String> words) {
-        List<String> out = new ArrayList<>();
-        for (String word : String.join(" ", words).trim().split("\\s+")) {
-            if (word.isEmpty()) {
-                continue;
-            }
-            double percentile;
-            try {
-                percentile = Double.parseDouble(word);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("Invalid latency-tracking-info-percentiles parameters");
-            }
-            if (!(percentile >= 0 && percentile <= 100)) {
-                throw new IllegalArgumentException("latency-tracking-info-percentiles parameters should sit between [0.0,100.0]");
-            }
-            String shown = String.format(Locale.ROOT, "%f", percentile).replaceAll("0+$", "").replaceAll("\\.$", "");
-            out.add(shown);
         }
         return String.join(" ", out);
     }

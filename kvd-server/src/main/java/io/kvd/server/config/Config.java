@@ -75,6 +75,8 @@ public final class Config {
 
     public static final String REPLICAOF = "replicaof";
     public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
+    public static final String LATENCY_TRACKING = "latency-tracking";
+    public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
 
@@ -154,6 +156,9 @@ public final class Config {
         define(new Directive(SLOWLOG_MAX_LEN, "128", true, Directive.integer(0, Long.MAX_VALUE)));
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
+        // INFO latencystats: each command's latency histogram, and the percentiles reported.
+        define(new Directive(LATENCY_TRACKING, "yes", true, Directive::yesNo));
+        define(new Directive(LATENCY_TRACKING_INFO_PERCENTILES, "50 99 99.9", true, Directive::percentiles));
         AcceptedDirectives.defineAll(d -> {
             define(d);
             INERT.add(d.name());
@@ -174,6 +179,7 @@ public final class Config {
     private final EncodingLimits encodingLimits = new EncodingLimits();
     private int saveLinesRead;
     private long slowlogLogSlowerThan;
+    private boolean latencyTracking;
     private long slowlogMaxLen;
 
     /** One class of {@code client-output-buffer-limit <class> <hard> <soft> <seconds>}; 0 disables each part. */
@@ -434,6 +440,17 @@ public final class Config {
     }
 
     /** Microseconds from which a command is logged in the slow log; -1 for none. */
+    /** Whether each command's latency goes to its histogram (INFO latencystats). */
+    public boolean latencyTracking() {
+        return latencyTracking;
+    }
+
+    /** The percentiles INFO latencystats reports (each 0 to 100), as CONFIG GET shows them: {@code 50}, {@code 99.9}. */
+    public List<String> latencyTrackingInfoPercentiles() {
+        String percentiles = values.get(LATENCY_TRACKING_INFO_PERCENTILES);
+        return percentiles.isEmpty() ? List.of() : List.of(percentiles.split(" "));
+    }
+
     public long slowlogLogSlowerThan() {
         return slowlogLogSlowerThan;
     }
@@ -505,6 +522,7 @@ public final class Config {
         requirepass = values.get(REQUIREPASS).getBytes(StandardCharsets.UTF_8);
         slowlogLogSlowerThan = Long.parseLong(values.get(SLOWLOG_LOG_SLOWER_THAN));
         slowlogMaxLen = Long.parseLong(values.get(SLOWLOG_MAX_LEN));
+        latencyTracking = values.get(LATENCY_TRACKING).equals("yes");
     }
 
     /** The limit of {@code clientClass} in client-output-buffer-limit's words (every class, in order). */

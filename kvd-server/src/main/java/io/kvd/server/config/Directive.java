@@ -51,6 +51,28 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return String.join(" ", protocols);
     }
 
+    /** Percentiles INFO latencystats reports, each 0 to 100; empty for none. Shown as Redis trims a %f. */
+    static String percentiles(List<String> words) {
+        List<String> out = new ArrayList<>();
+        for (String word : String.join(" ", words).trim().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            double percentile;
+            try {
+                percentile = Double.parseDouble(word);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Invalid latency-tracking-info-percentiles parameters");
+            }
+            if (!(percentile >= 0 && percentile <= 100)) {
+                throw new IllegalArgumentException("latency-tracking-info-percentiles parameters should sit between [0.0,100.0]");
+            }
+            String shown = String.format(Locale.ROOT, "%f", percentile).replaceAll("0+$", "").replaceAll("\\.$", "");
+            out.add(shown);
+        }
+        return String.join(" ", out);
+    }
+
     /** A boolean as Redis's yesnotoi reads it. */
     static String yesNo(List<String> words) {
         String word = single(words).toLowerCase(Locale.ROOT);

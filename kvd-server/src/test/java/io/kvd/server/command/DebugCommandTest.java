@@ -25,6 +25,14 @@ class DebugCommandTest {
     }
 
     @Test
+    void changeReplIdMakesANewReplicationId() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        String before = kvd.server.replicationId();
+        assertThat(kvd.call("DEBUG", "CHANGE-REPL-ID")).isEqualTo("+OK\r\n");
+        assertThat(kvd.server.replicationId()).matches("[0-9a-f]{40}").isNotEqualTo(before);
+    }
+
+    @Test
     void digestIsRedissForTheSameData() throws ConfigException {
         CommandFixture kvd = withDebug("yes");
         kvd.call("HSET", "ha", "f1", "v1");

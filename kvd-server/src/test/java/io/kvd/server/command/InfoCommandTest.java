@@ -35,15 +35,19 @@ class InfoCommandTest {
     @Test
     void defaultSectionsComeInRedisOrderSeparatedByEmptyLines() {
         String info = info();
-        assertThat(titles(info)).containsExactly(
-                "Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Cluster", "Keyspace");
+        assertThat(titles(info)).containsExactly("Server", "Clients", "Memory", "Persistence", "Stats",
+                "Replication", "CPU", "Modules", "Errorstats", "Cluster", "Keyspace");
         assertThat(info).contains("\r\n\r\n# Clients\r\n").endsWith("# Keyspace\r\n");
+        assertThat(titles(info("default"))).isEqualTo(titles(info));
     }
 
     @Test
-    void allAndEverythingAreTheDefaultSections() {
-        assertThat(titles(info("all"))).isEqualTo(titles(info()));
-        assertThat(titles(info("everything"))).isEqualTo(titles(info()));
+    void allAndEverythingAddCommandstatsAndLatencystats() {
+        List<String> all = List.of("Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU",
+                "Modules", "Commandstats", "Errorstats", "Latencystats", "Cluster", "Keyspace");
+        assertThat(titles(info("all"))).isEqualTo(all);
+        assertThat(titles(info("everything"))).isEqualTo(all);
+        assertThat(titles(info("cpu", "all"))).isEqualTo(all);
     }
 
     @Test
@@ -103,7 +107,11 @@ class InfoCommandTest {
     @Test
     void replicationAndClusterDescribeAStandaloneMaster() {
         assertThat(info("replication", "cluster"))
-                .isEqualTo("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n\r\n# Cluster\r\ncluster_enabled:0\r\n");
+                .matches("# Replication\r\nrole:master\r\nconnected_slaves:0\r\nmaster_failover_state:no-failover\r\n"
+                        + "master_replid:[0-9a-f]{40}\r\nmaster_replid2:0{40}\r\nmaster_repl_offset:0\r\n"
+                        + "second_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576\r\n"
+                        + "repl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n\r\n"
+                        + "# Cluster\r\ncluster_enabled:0\r\n");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.stats.ErrorStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * between; cleared by the replay's client.
  */
 class ReplyTest {
-    private final Reply reply = new Reply(UnpooledByteBufAllocator.DEFAULT);
+    private final Reply reply = new Reply(UnpooledByteBufAllocator.DEFAULT, new ErrorStats());
 
     @Test
     void clearDropsWhatWasWrittenAndLaterRepliesAreTakenAlone() {
@@ -75,7 +76,7 @@ class ReplyTest {
 
     @Test
     void repliesOfClientsWritingInTurnStayEachInItsOwnOrder() {
-        Reply other = new Reply(UnpooledByteBufAllocator.DEFAULT);
+        Reply other = new Reply(UnpooledByteBufAllocator.DEFAULT, new ErrorStats());
         byte[] large = new byte[Reply.STAGED_VALUE_BYTES + 1];
         Arrays.fill(large, (byte) 'x');
         StringBuilder mine = new StringBuilder();
@@ -93,7 +94,7 @@ class ReplyTest {
             }
         }
         assertTaken(other, theirs.toString());
-        Reply closed = new Reply(UnpooledByteBufAllocator.DEFAULT);
+        Reply closed = new Reply(UnpooledByteBufAllocator.DEFAULT, new ErrorStats());
         closed.integer(7);
         closed.discard();
         reply.nullBulk();
