@@ -50,6 +50,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private boolean yielded;
     /** In a blocking command: input accumulates (a close is still seen) but no command runs. */
     private boolean blocked;
+    /** The command a CLIENT PAUSE holds, run when it ends. */
+    private byte[][] postponed;
     /** The decoder's {@link RespDecoder#decodedBytes()} at which this iteration's slice is spent. */
     private long sliceEnd;
     private ReceiveLowWater receiveLowWater;
@@ -338,6 +340,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             }
         });
         return true;
+    }
+
+    @Override
+    public void postpone(byte[][] argv) {
+        postponed = argv;
+        blocked();
+    }
+
+    /** From a task, as a read would run it: the pause may have ended inside another client's command. */
+    @Override
+    public void runPostponed() {
+        ctx.executor().execute(() -> {
+            byte[][] argv = postponed;
+            postponed = null;
+            blocked = false;
+            if (argv != null && ctx.channel().isActive()) {
+                channelRead(ctx, argv);
+                resumeReading();
+            }
+        });
     }
 
     private static String format(SocketAddress address) {

@@ -301,8 +301,10 @@ public final class KvdServer implements AutoCloseable {
         long periodMicros = 1_000_000L / config.hz();
         cron = loop.scheduleAtFixedRate(() -> {
             long now = System.currentTimeMillis();
-            state.expiryCycle().runSlow(now, config.hz());
-            expireFastWhileBehind();
+            if (!state.clientsPaused()) {
+                state.expiryCycle().runSlow(now, config.hz());
+                expireFastWhileBehind();
+            }
             state.databases().forEach(keyspace -> keyspace.rehashStep(REHASH_NANOS_PER_TICK));
             state.opsPerSecond().sample(now, state.stats().commandsProcessed);
             // Without an idle timeout or output limit (the defaults) the clients' checks have

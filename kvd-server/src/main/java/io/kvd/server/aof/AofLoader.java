@@ -196,5 +196,16 @@ public final class AofLoader {
         @Override
         public void outputAdded() {
         }
+
+        /** Never called: a pause holds no command of the replay. */
+        @Override
+        public void postpone(byte[][] argv) {
+            throw new IllegalStateException("the AOF replay was paused");
+        }
+
+        @Override
+        public void runPostponed() {
+            throw new IllegalStateException("the AOF replay was paused");
+        }
     }
 }

@@ -45,6 +45,12 @@ public final class Client {
         default boolean putOffScript(byte[][] argv) {
             return false;
         }
+
+        /** CLIENT PAUSE holds {@code argv}: run none of the client's commands until {@link #runPostponed}. */
+        void postpone(byte[][] argv);
+
+        /** The pause ended: run the held command, then the ones that arrived behind it. */
+        void runPostponed();
     }
 
     private final long id;
@@ -361,6 +367,7 @@ public final class Client {
         server.watchedKeys().unwatchAll(this);
         server.pubSub().forget(this);
         server.blockedClients().disconnected(this);
+        server.pause().disconnected(this);
     }
 
     /**

@@ -2,10 +2,12 @@ package io.kvd.server.command;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
- * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | UNBLOCK | HELP. Every kvd client is a
+ * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | UNBLOCK | PAUSE | UNPAUSE | REPLY |
+ * NO-EVICT | HELP. Every kvd client is a
  * normal client of the default user in database 0 speaking RESP2.
  */
 final class ClientCommand {
@@ -39,6 +41,12 @@ final class ClientCommand {
                     "    Return information about client connections. Options:",
                     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                     "      Return clients of specified type.")
+            .add("unpause", 2, Subcommands.NOSCRIPT, ClientCommand::unpause,
+                    "UNPAUSE",
+                    "    Stop the current client pause, resuming traffic.")
+            .add("pause", -3, Subcommands.NOSCRIPT, ClientCommand::pause,
+                    "PAUSE <timeout> [WRITE|ALL]",
+                    "    Suspend all, or just write, clients for <timeout> milliseconds.")
             .add("reply", 3, Subcommands.NOSCRIPT, ClientCommand::reply,
                     "REPLY (ON|OFF|SKIP)",
                     "    Control the replies sent to the current connection.")
@@ -66,7 +74,7 @@ final class ClientCommand {
      * next command's reply (and answers nothing itself), as Redis's CLIENT_REPLY_OFF and _SKIP.
      */
     private static void reply(Client client, byte[][] argv) {
-        switch (Args.utf8(argv[2]).toLowerCase(java.util.Locale.ROOT)) {
+        switch (Args.utf8(argv[2]).toLowerCase(Locale.ROOT)) {
             case "on" -> {
                 client.setReplies(Client.Replies.ON);
                 client.reply().ok();
@@ -75,6 +83,35 @@ final class ClientCommand {
             case "skip" -> client.setReplies(Client.Replies.SKIP_NEXT);
             default -> throw new CommandError(Errors.SYNTAX);
         }
+    }
+
+    /** CLIENT PAUSE timeout [WRITE|ALL] (Redis's clientPauseCommand): ALL unless WRITE is asked for. */
+    private static void pause(Client client, byte[][] argv) {
+        if (argv.length > 4) {
+            throw new CommandError("ERR unknown subcommand or wrong number of arguments for '" + Args.utf8(argv[1])
+                    + "'. Try CLIENT HELP.");
+        }
+        long timeoutMs = Args.parseLong(argv[2], "ERR timeout is not an integer or out of range");
+        if (timeoutMs < 0) {
+            throw new CommandError("ERR timeout is negative");
+        }
+        ClientPause.Type type = ClientPause.Type.ALL;
+        if (argv.length == 4) {
+            type = switch (Args.utf8(argv[3]).toLowerCase(Locale.ROOT)) {
+                case "write" -> ClientPause.Type.WRITE;
+                case "all" -> ClientPause.Type.ALL;
+                default -> throw new CommandError("ERR CLIENT PAUSE mode must be WRITE or ALL");
+            };
+        }
+        long now = System.currentTimeMillis();
+        client.server().pause().pause(type, timeoutMs > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeoutMs);
+        client.reply().ok();
+    }
+
+    /** CLIENT UNPAUSE: the held commands run now. */
+    private static void unpause(Client client, byte[][] argv) {
+        client.server().pause().unpause();
+        client.reply().ok();
     }
 
     /** CLIENT NO-EVICT ON|OFF: accepted as Redis accepts it; kvd evicts no client. */

@@ -57,18 +57,18 @@ public final class CommandTable {
             command("unsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::unsubscribe),
             command("psubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::psubscribe),
             command("punsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::punsubscribe),
-            command("publish", 3, flags(PUBSUB, LOADING, STALE, FAST), 0, 0, 0, PubSubCommands::publish),
+            command("publish", 3, flags(PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE), 0, 0, 0, PubSubCommands::publish),
             command("ssubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::ssubscribe),
             command("sunsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::sunsubscribe),
-            command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST), 1, 1, 1, PubSubCommands::spublish),
+            command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE), 1, 1, 1, PubSubCommands::spublish),
             command("pubsub", -2, flags(), 0, 0, 0, PubSubCommands::pubsub),
             // scripting
-            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
-            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
+            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
+            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
             command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
             command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
-            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
             command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
             command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
@@ -108,7 +108,7 @@ public final class CommandTable {
             // hyperloglogs
             command("pfadd", -2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HyperLogLogCommands::pfadd),
             // Read-only, though writing the cached cardinality back is propagated (it logs itself).
-            command("pfcount", -2, flags(READONLY), 1, -1, 1, HyperLogLogCommands::pfcount),
+            command("pfcount", -2, flags(READONLY, MAY_REPLICATE), 1, -1, 1, HyperLogLogCommands::pfcount),
             command("pfmerge", -2, flags(WRITE, DENYOOM), 1, -1, 1, HyperLogLogCommands::pfmerge),
             command("pfdebug", 3, flags(WRITE, DENYOOM, ADMIN), 2, 2, 1, HyperLogLogCommands::pfdebug),
             command("pfselftest", 1, flags(ADMIN), 0, 0, 0, HyperLogLogCommands::pfselftest),
@@ -413,6 +413,12 @@ public final class CommandTable {
         LuaScripts busy = client.server().busyScript();
         if (busy != null && !allowedWhileBusy(command, argv)) {
             refuse(client, command, argv, busy.busyError());
+            return null;
+        }
+        // As Redis's processCommand: a paused client's command waits, before it could be queued.
+        ClientPause pause = client.server().pause();
+        if (pause.isPaused() && pause.holds(client, command, argv)) {
+            pause.hold(client, argv);
             return null;
         }
         // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.

@@ -248,6 +248,12 @@ final class FunctionLibraries {
         return functions.get(key(name));
     }
 
+    /** Redis's fcallGetCommandFlags for CLIENT PAUSE WRITE: an unknown function, or one not flagged no-writes, may write. */
+    boolean mayWrite(String name) {
+        RegisteredFunction function = function(name);
+        return function == null || (function.flags() & NO_WRITES) == 0;
+    }
+
     Collection<Library> libraries() {
         return libraries.values();
     }

@@ -189,6 +189,23 @@ final class LuaScripts {
      * Redis's evalExtractShebangFlags for a script whose first line, up to {@code newline}, starts
      * with {@code #!}: {@code #!lua} and {@code flags=} options, split as sdssplitargs splits.
      */
+    /**
+     * Redis's evalGetCommandFlags for CLIENT PAUSE WRITE: whether EVAL of {@code body}, or EVALSHA
+     * of {@code sha} (body null), may write. Only a script declaring no-writes in its shebang may
+     * not; one without a shebang, an unknown sha or a bad shebang may.
+     */
+    boolean mayWrite(String sha, byte[] body) {
+        Integer flags = shebangFlags.get(sha);
+        if (flags == null && body != null && body.length >= 2 && body[0] == '#' && body[1] == '!') {
+            try {
+                flags = shebangFlags(body, indexOf(body, (byte) '\n'));
+            } catch (CommandError e) {
+                return true;
+            }
+        }
+        return flags == null || (flags & FunctionLibraries.NO_WRITES) == 0;
+    }
+
     private static int shebangFlags(byte[] body, int newline) {
         if (newline < 0) {
             throw new CommandError("ERR Invalid script shebang");
@@ -630,7 +647,8 @@ final class LuaScripts {
         if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
             return reject(lua, checked, "ERR This Redis command is not allowed from script", raise);
         }
-        if (readOnly && checked.has(Command.Flag.WRITE)) {
+        // As Redis's scriptVerifyWriteCommandAllow: what propagates (PUBLISH, PFCOUNT) counts as a write.
+        if (readOnly && (checked.has(Command.Flag.WRITE) || checked.has(Command.Flag.MAY_REPLICATE))) {
             return reject(lua, checked, "ERR Write commands are not allowed from read-only scripts.", raise);
         }
         // As Redis's scriptVerifyWriteCommandAllow: a failing AOF refuses a script's writes as a client's.

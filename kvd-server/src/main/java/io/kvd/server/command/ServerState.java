@@ -33,6 +33,7 @@ public final class ServerState {
     private final Stats stats = new Stats();
     private final ErrorStats errorStats = new ErrorStats();
     private final CommandStats commandStats = new CommandStats(errorStats);
+    private final ClientPause pause = new ClientPause(this);
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
     private final long startedAtMs = System.currentTimeMillis();
@@ -128,14 +129,24 @@ public final class ServerState {
         return keyWatchers.blocked();
     }
 
-    /** INFO's blocked_clients: clients waiting in a blocking command. */
+    /** INFO's blocked_clients: clients waiting in a blocking command or for a CLIENT PAUSE to end. */
     public long blockedClientCount() {
-        return keyWatchers.blocked().count();
+        return keyWatchers.blocked().count() + pause.heldCount();
+    }
+
+    ClientPause pause() {
+        return pause;
+    }
+
+    /** Whether a CLIENT PAUSE runs: keys then do not expire actively (Redis pauses its expire cycle). */
+    public boolean clientsPaused() {
+        return pause.isPaused();
     }
 
     /** The event loop, where blocked clients' timeouts are scheduled. */
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
+        pause.useTimer(timer);
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

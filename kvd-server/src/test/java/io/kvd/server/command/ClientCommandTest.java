@@ -167,7 +167,8 @@ class ClientCommandTest {
     @Test
     void helpListsTheSubcommandsKvdImplements() {
         assertThat(kvd.call("CLIENT", "HELP"))
-                .startsWith("*39\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .startsWith("*43\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .contains("+UNPAUSE\r\n+    Stop the current client pause, resuming traffic.\r\n+PAUSE <timeout> [WRITE|ALL]\r\n")
                 .contains("+REPLY (ON|OFF|SKIP)\r\n+    Control the replies sent to the current connection.\r\n+SETNAME <name>\r\n")
                 .contains("+NO-EVICT (ON|OFF)\r\n")
                 .contains("+SETINFO <option> <value>\r\n")

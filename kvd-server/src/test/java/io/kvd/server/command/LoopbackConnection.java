@@ -44,6 +44,17 @@ public final class LoopbackConnection implements Client.Connection {
         blocked = false;
     }
 
+    /** A pause's held command is not run again here: tests of CLIENT PAUSE use real connections. */
+    @Override
+    public void postpone(byte[][] argv) {
+        blocked = true;
+    }
+
+    @Override
+    public void runPostponed() {
+        blocked = false;
+    }
+
     /** Between {@link #blocked} and {@link #unblocked}. */
     public boolean isBlocked() {
         return blocked;
