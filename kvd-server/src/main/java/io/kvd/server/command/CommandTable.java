@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.monitor.Monitors;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.store.WrongTypeException;
 
@@ -56,18 +57,18 @@ public final class CommandTable {
             command("unsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::unsubscribe),
             command("psubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::psubscribe),
             command("punsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 0, 0, 0, PubSubCommands::punsubscribe),
-            command("publish", 3, flags(PUBSUB, LOADING, STALE, FAST), 0, 0, 0, PubSubCommands::publish),
+            command("publish", 3, flags(PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE), 0, 0, 0, PubSubCommands::publish),
             command("ssubscribe", -2, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::ssubscribe),
             command("sunsubscribe", -1, flags(PUBSUB, NOSCRIPT, LOADING, STALE), 1, -1, 1, PubSubCommands::sunsubscribe),
-            command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST), 1, 1, 1, PubSubCommands::spublish),
+            command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE), 1, 1, 1, PubSubCommands::spublish),
             command("pubsub", -2, flags(), 0, 0, 0, PubSubCommands::pubsub),
             // scripting
-            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
-            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
+            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
+            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
             command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
             command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
-            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
             command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
             command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
@@ -107,7 +108,7 @@ public final class CommandTable {
             // hyperloglogs
             command("pfadd", -2, flags(WRITE, DENYOOM, FAST), 1, 1, 1, HyperLogLogCommands::pfadd),
             // Read-only, though writing the cached cardinality back is propagated (it logs itself).
-            command("pfcount", -2, flags(READONLY), 1, -1, 1, HyperLogLogCommands::pfcount),
+            command("pfcount", -2, flags(READONLY, MAY_REPLICATE), 1, -1, 1, HyperLogLogCommands::pfcount),
             command("pfmerge", -2, flags(WRITE, DENYOOM), 1, -1, 1, HyperLogLogCommands::pfmerge),
             command("pfdebug", 3, flags(WRITE, DENYOOM, ADMIN), 2, 2, 1, HyperLogLogCommands::pfdebug),
             command("pfselftest", 1, flags(ADMIN), 0, 0, 0, HyperLogLogCommands::pfselftest),
@@ -282,6 +283,7 @@ public final class CommandTable {
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
+            command("monitor", 1, flags(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0, ServerCommands::monitor),
 
             // cluster
             command("cluster", -2, flags(), 0, 0, 0, ClusterCommand::cluster),
@@ -396,6 +398,11 @@ public final class CommandTable {
             refuse(client, command, notAllowedWhileSubscribed(command, argv));
             return null;
         }
+        // As Redis's processCommand: a monitoring client is a replica to Redis, kept off the keyspace.
+        if (client.isMonitoring() && touchesKeyspace(asLookedUp(command, argv))) {
+            refuse(client, command, "ERR Replica can't interact with the keyspace");
+            return null;
+        }
         // As Redis's processCommand: past busy-reply-threshold a script lets clients in, but only
         // to stop it, to shut the server down, or to go on with their connection and transaction.
         LuaScripts busy = client.server().busyScript();
@@ -448,7 +455,14 @@ public final class CommandTable {
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
-        logIfSlow(client, command, argv, (System.nanoTime() - started) / 1000);
+        byte[][] shown = client.takeShownArgv(argv);
+        logIfSlow(client, command, shown, (System.nanoTime() - started) / 1000);
+        // Redis 7.0's call(): monitors see a command once it ran, as redacted, unless it is an
+        // admin command or one that feeds them itself (a script, before its commands).
+        Monitors monitors = client.server().monitors();
+        if (!monitors.isEmpty() && shownToMonitors(client, command, argv)) {
+            feedMonitors(client, shown);
+        }
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
@@ -463,6 +477,35 @@ public final class CommandTable {
         return command;
     }
 
+    /** Sends the command {@code client} runs to the monitoring clients, EVAL and FCALL before their script runs. */
+    static void feedMonitors(Client client, byte[][] argv) {
+        Monitors monitors = client.server().monitors();
+        if (!monitors.isEmpty()) {
+            String source = client.isScriptCaller() ? Monitors.LUA : client.connection().remoteAddress();
+            monitors.feed(client.db(), source, argv);
+        }
+    }
+
+    /**
+     * Whether monitors see a command that ran: not a container's unknown subcommand (Redis refuses
+     * it before running it), not ADMIN or SKIP_MONITOR ones, nothing the AOF's replay runs.
+     */
+    private static boolean shownToMonitors(Client client, Command command, byte[][] argv) {
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        if (subcommands != null) {
+            if (subcommands.refusal(argv) != null) {
+                return false;
+            }
+            command = subcommands.lookup(argv);
+        }
+        return !command.has(ADMIN) && !command.has(SKIP_MONITOR) && !client.isReplayingAof();
+    }
+
+    /** Redis's read, write and may-replicate commands, which a replica (a monitor) may not send. */
+    private static boolean touchesKeyspace(Command command) {
+        return command.has(READONLY) || command.has(WRITE) || command.has(MAY_REPLICATE);
+    }
+
     /**
      * Redis's call() and slowlogPushCurrentCommand: a command that ran at least
      * slowlog-log-slower-than microseconds goes to the slow log, unless it is one Redis never logs
@@ -475,7 +518,7 @@ public final class CommandTable {
             return;
         }
         Client.Connection connection = client.connection();
-        server.slowLog().push(SlowLog.redacted(argv), micros, server.databases().now() / 1000,
+        server.slowLog().push(argv, micros, server.databases().now() / 1000,
                 connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
     }
 
@@ -493,6 +536,8 @@ public final class CommandTable {
         int[] positions;
         switch (command.name()) {
             case "getex", "copy", "sort" -> positions = new int[] {1};
+            // Redis's objectCommandLookup reads with LOOKUP_NONOTIFY.
+            case "object" -> positions = new int[0];
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "pfmerge" -> positions = range(1, argv.length - 1, 1);
             case "zrangestore", "geosearchstore" -> positions = new int[] {2};

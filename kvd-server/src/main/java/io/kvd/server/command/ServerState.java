@@ -1,8 +1,9 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
-import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.monitor.Monitors;
+import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.store.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
@@ -29,6 +30,7 @@ public final class ServerState {
     private final Stats stats = new Stats();
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
+    private final Monitors monitors = new Monitors();
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private boolean shutdownRequested;
@@ -150,6 +152,11 @@ public final class ServerState {
 
     public SlowLog slowLog() {
         return slowLog;
+    }
+
+    /** The clients in monitor mode; the run step feeds them every command it runs. */
+    public Monitors monitors() {
+        return monitors;
     }
 
     public OpsPerSecond opsPerSecond() {

@@ -15,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kvd-server/src/test/scripts/capture_command_docs.py when a command is added.
  */
 class CommandDocsTest {
-    /** Flags Redis never prints in COMMAND INFO. */
-    private static final Set<Command.Flag> UNPRINTED =
-            EnumSet.of(Command.Flag.SENTINEL, Command.Flag.ONLY_SENTINEL, Command.Flag.PROTECTED);
+    /** Flags Redis 7.0 never prints in COMMAND INFO. */
+    private static final Set<Command.Flag> UNPRINTED = EnumSet.of(Command.Flag.SENTINEL, Command.Flag.ONLY_SENTINEL,
+            Command.Flag.PROTECTED, Command.Flag.MAY_REPLICATE);
 
     private static long integer(RespReply reply) {
         return ((RespReply.Integer) reply).value();
