@@ -129,8 +129,12 @@ public final class Client implements Monitors.Monitor {
         reply.mute(replies == Replies.OFF);
     }
 
-    /** Before a command runs (Redis's resetClient): the command a SKIP named is answered nothing. */
+    /**
+     * Before a command runs (Redis's resetClient): the command a SKIP named is answered nothing,
+     * and no redaction is left from a command that did not end normally.
+     */
     void beforeCommand() {
+        redactedArgv = null;
         if (replies == Replies.SKIP_NEXT) {
             replies = Replies.SKIP;
             reply.mute(true);
