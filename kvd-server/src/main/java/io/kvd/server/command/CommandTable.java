@@ -4,7 +4,6 @@ import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.monitor.Monitors;
-import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.store.WrongTypeException;
 
 import java.util.ArrayList;
