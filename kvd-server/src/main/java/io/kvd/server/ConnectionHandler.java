@@ -248,8 +248,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     void cron(long nowMs) {
         int timeout = server.config().timeout();
         // As Redis's clientsCronHandleTimeout, neither a blocked client (its command's timeout
-        // rules) nor a subscriber (it waits for messages) is idle.
-        if (timeout > 0 && !client.isBlocked() && !client.isSubscribed() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
+        // rules) nor a subscriber or a monitor (they wait for what the server sends) is idle.
+        if (timeout > 0 && !client.isBlocked() && !client.isSubscribed() && !client.isMonitoring() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
         } else if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), nowMs)) {

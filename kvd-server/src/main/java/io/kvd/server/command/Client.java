@@ -1,9 +1,11 @@
 package io.kvd.server.command;
 
+import io.kvd.server.monitor.Monitors;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +13,7 @@ import java.util.List;
  * One connected client as commands see it: its identity (CLIENT ID/SETNAME/SETINFO), its pending
  * replies and the server around it. The connection it came in on stays behind {@link Connection}.
  */
-public final class Client {
+public final class Client implements Monitors.Monitor {
     /** What commands may do to the connection itself. */
     public interface Connection {
         String remoteAddress();
@@ -67,6 +69,10 @@ public final class Client {
     private boolean authenticated;
     private boolean obeysEverySlot;
     private byte[][] logRecord;
+    /** The running command's arguments with what it redacted, or null while it redacted nothing (Redis's original_argv). */
+    private byte[][] redactedArgv;
+    /** In monitor mode (Redis's CLIENT_MONITOR). */
+    private boolean monitoring;
     /** What {@link #logAlso} added for the command running, or null. */
     private List<byte[][]> alsoLogged;
     /** The database SELECT chose. */
@@ -129,8 +135,12 @@ public final class Client {
         reply.mute(replies == Replies.OFF);
     }
 
-    /** Before a command runs (Redis's resetClient): the command a SKIP named is answered nothing. */
+    /**
+     * Before a command runs (Redis's resetClient): the command a SKIP named is answered nothing,
+     * and no redaction is left from a command that did not end normally.
+     */
     void beforeCommand() {
+        redactedArgv = null;
         if (replies == Replies.SKIP_NEXT) {
             replies = Replies.SKIP;
             reply.mute(true);
@@ -289,6 +299,29 @@ public final class Client {
         return record;
     }
 
+    /**
+     * Redis's redactClientCommandArgument: the slow log and MONITOR show {@code argv[index]} of the
+     * running command as "(redacted)"; the command itself still sees it.
+     */
+    void redactArgument(byte[][] argv, int index) {
+        if (redactedArgv == null) {
+            redactedArgv = argv.clone();
+        }
+        redactedArgv[index] = REDACTED;
+    }
+
+    /** The command that just ran as it may be shown: {@code argv}, or the copy it redacted; clears that copy. */
+    byte[][] takeShownArgv(byte[][] argv) {
+        byte[][] shown = redactedArgv;
+        if (shown == null) {
+            return argv;
+        }
+        redactedArgv = null;
+        return shown;
+    }
+
+    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
+
     /** True between MULTI and EXEC or DISCARD. */
     public boolean inTransaction() {
         return transaction != null;
@@ -363,6 +396,7 @@ public final class Client {
      * wait in a blocking command.
      */
     public void disconnected() {
+        stopMonitoring();
         transaction = null;
         server.watchedKeys().unwatchAll(this);
         server.pubSub().forget(this);
@@ -376,11 +410,33 @@ public final class Client {
      * name, and authenticated only if no password is required.
      */
     void reset() {
+        stopMonitoring();
         discardTransaction();
         server.pubSub().forget(this);
         db = 0;
         name = "";
         authenticated = server.config().requirepass().length == 0;
+    }
+
+    /**
+     * MONITOR (Redis's CLIENT_SLAVE|CLIENT_MONITOR): the client receives every command run, and
+     * may only run commands that touch no key.
+     */
+    void startMonitoring() {
+        monitoring = true;
+        server.monitors().add(this);
+    }
+
+    private void stopMonitoring() {
+        if (monitoring) {
+            monitoring = false;
+            server.monitors().remove(this);
+        }
+    }
+
+    /** In monitor mode (CLIENT LIST's flag O); never idle for {@code timeout}. */
+    public boolean isMonitoring() {
+        return monitoring;
     }
 
     PubSub.Subscriptions subscriptions() {
@@ -405,10 +461,12 @@ public final class Client {
     }
 
     /**
-     * A published message's frame, copied into this client's replies. Nothing goes to a client
-     * that is closing (as Redis's prepareClientToWrite), though it still counts as a receiver.
+     * A published message's frame or a monitor line, copied into this client's replies. Nothing
+     * goes to a client that is closing (as Redis's prepareClientToWrite), though it still counts
+     * as a receiver.
      */
-    void deliver(ByteBuf frame) {
+    @Override
+    public void deliver(ByteBuf frame) {
         if (closeAfterReply) {
             return;
         }

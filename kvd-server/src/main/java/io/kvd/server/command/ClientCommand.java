@@ -21,7 +21,7 @@ final class ClientCommand {
             .add("info", 2, Subcommands.NOSCRIPT, ClientCommand::info,
                     "INFO",
                     "    Return information about the current client connection.")
-            .add("kill", -3, Subcommands.NOSCRIPT, ClientCommand::kill,
+            .add("kill", -3, Subcommands.ADMIN, ClientCommand::kill,
                     "KILL <ip:port>",
                     "    Kill connection made from <ip:port>.",
                     "KILL <option> <value> [<option> <value> [...]]",
@@ -36,7 +36,7 @@ final class ClientCommand {
                     "      Kill connections authenticated by <username>.",
                     "    * SKIPME (YES|NO)",
                     "      Skip killing current connection (default: yes).")
-            .add("list", -2, Subcommands.NOSCRIPT, ClientCommand::list,
+            .add("list", -2, Subcommands.ADMIN, ClientCommand::list,
                     "LIST [options ...]",
                     "    Return information about client connections. Options:",
                     "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
@@ -58,10 +58,10 @@ final class ClientCommand {
                     "    Set client meta attr. Options are:",
                     "    * LIB-NAME: the client lib name.",
                     "    * LIB-VER: the client lib version.")
-            .add("unblock", -3, Subcommands.NOSCRIPT, ClientCommand::unblock,
+            .add("unblock", -3, Subcommands.ADMIN, ClientCommand::unblock,
                     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                     "    Unblock the specified blocked client.")
-            .add("no-evict", 3, Subcommands.NOSCRIPT, ClientCommand::noEvict,
+            .add("no-evict", 3, Subcommands.ADMIN, ClientCommand::noEvict,
                     "NO-EVICT (ON|OFF)",
                     "    Protect current client connection from eviction.")
             .withHelp();
@@ -339,11 +339,11 @@ final class ClientCommand {
     }
 
     /**
-     * Redis 7.0's letters, in its order: P subscribed, x in MULTI (EXEC included), b blocked in a
-     * blocking command, d once a watched key changed; else N.
+     * Redis 7.0's letters, in its order: O monitoring, P subscribed, x in MULTI (EXEC included),
+     * b blocked in a blocking command, d once a watched key changed; else N.
      */
     private static String flags(Client c) {
-        String flags = (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
+        String flags = (c.isMonitoring() ? "O" : "") + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
                 + (c.isBlocked() ? "b" : "")
                 + (c.isWatchedKeyChanged() ? "d" : "");
         return flags.isEmpty() ? "N" : flags;

@@ -3,7 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
-import io.kvd.server.slowlog.SlowLog;
+import io.kvd.server.monitor.Monitors;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
 
@@ -283,6 +283,7 @@ public final class CommandTable {
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
+            command("monitor", 1, flags(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0, ServerCommands::monitor),
 
             // cluster
             command("cluster", -2, flags(), 0, 0, 0, ClusterCommand::cluster),
@@ -408,6 +409,11 @@ public final class CommandTable {
             refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));
             return null;
         }
+        // As Redis's processCommand: a monitoring client is a replica to Redis, kept off the keyspace.
+        if (client.isMonitoring() && touchesKeyspace(asLookedUp(command, argv))) {
+            refuse(client, command, argv, "ERR Replica can't interact with the keyspace");
+            return null;
+        }
         // As Redis's processCommand: past busy-reply-threshold a script lets clients in, but only
         // to stop it, to shut the server down, or to go on with their connection and transaction.
         LuaScripts busy = client.server().busyScript();
@@ -464,11 +470,18 @@ public final class CommandTable {
             client.reply().error(e.getMessage());
         }
         long nanos = System.nanoTime() - started;
-        logIfSlow(client, command, argv, nanos / 1000);
+        byte[][] shown = client.takeShownArgv(argv);
+        logIfSlow(client, command, shown, nanos / 1000);
         // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
         if (!client.isReplayingAof()) {
             stats.ran(stats.of(asLookedUp(command, argv).name()), nanos, client.blockedOn() != null,
                     server.config().latencyTracking());
+        }
+        // Redis 7.0's call(): monitors see a command once it ran, as redacted, unless it is an
+        // admin command or one that feeds them itself (a script, before its commands).
+        Monitors monitors = server.monitors();
+        if (!monitors.isEmpty() && shownToMonitors(client, command, argv)) {
+            feedMonitors(client, shown);
         }
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
@@ -484,6 +497,35 @@ public final class CommandTable {
         return command;
     }
 
+    /** Sends the command {@code client} runs to the monitoring clients, EVAL and FCALL before their script runs. */
+    static void feedMonitors(Client client, byte[][] argv) {
+        Monitors monitors = client.server().monitors();
+        if (!monitors.isEmpty()) {
+            String source = client.isScriptCaller() ? Monitors.LUA : client.connection().remoteAddress();
+            monitors.feed(client.db(), source, argv);
+        }
+    }
+
+    /**
+     * Whether monitors see a command that ran: not a container's unknown subcommand (Redis refuses
+     * it before running it), not ADMIN or SKIP_MONITOR ones, nothing the AOF's replay runs.
+     */
+    private static boolean shownToMonitors(Client client, Command command, byte[][] argv) {
+        Subcommands subcommands = CONTAINERS.get(command.name());
+        if (subcommands != null) {
+            if (subcommands.refusal(argv) != null) {
+                return false;
+            }
+            command = subcommands.lookup(argv);
+        }
+        return !command.has(ADMIN) && !command.has(SKIP_MONITOR) && !client.isReplayingAof();
+    }
+
+    /** Redis's read, write and may-replicate commands, which a replica (a monitor) may not send. */
+    private static boolean touchesKeyspace(Command command) {
+        return command.has(READONLY) || command.has(WRITE) || command.has(MAY_REPLICATE);
+    }
+
     /**
      * Redis's call() and slowlogPushCurrentCommand: a command that ran at least
      * slowlog-log-slower-than microseconds goes to the slow log, unless it is one Redis never logs
@@ -496,7 +538,7 @@ public final class CommandTable {
             return;
         }
         Client.Connection connection = client.connection();
-        server.slowLog().push(SlowLog.redacted(argv), micros, server.databases().now() / 1000,
+        server.slowLog().push(argv, micros, server.databases().now() / 1000,
                 connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
     }
 
@@ -514,6 +556,8 @@ public final class CommandTable {
         int[] positions;
         switch (command.name()) {
             case "getex", "copy", "sort" -> positions = new int[] {1};
+            // Redis's objectCommandLookup reads with LOOKUP_NONOTIFY.
+            case "object" -> positions = new int[0];
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "pfmerge" -> positions = range(1, argv.length - 1, 1);
             case "zrangestore", "geosearchstore" -> positions = new int[] {2};

@@ -8,17 +8,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** CONFIG GET | SET | RESETSTAT | HELP over kvd's directives (see {@link Config}). */
 final class ConfigCommand {
     static final Subcommands SUBCOMMANDS = new Subcommands("config")
-            .add("get", -3, Subcommands.NOSCRIPT, ConfigCommand::get,
+            .add("get", -3, Subcommands.ADMIN, ConfigCommand::get,
                     "GET <pattern>",
                     "    Return parameters matching the glob-like <pattern> and their values.")
-            .add("set", -4, Subcommands.NOSCRIPT, ConfigCommand::set,
+            .add("set", -4, Subcommands.ADMIN, ConfigCommand::set,
                     "SET <directive> <value>",
                     "    Set the configuration <directive> to <value>.")
-            .add("resetstat", 2, Subcommands.NOSCRIPT, ConfigCommand::resetstat,
+            .add("resetstat", 2, Subcommands.ADMIN, ConfigCommand::resetstat,
                     "RESETSTAT",
                     "    Reset statistics reported by the INFO command.")
             .withHelp();
@@ -60,6 +61,9 @@ final class ConfigCommand {
         });
     }
 
+    /** The directives Redis flags SENSITIVE_CONFIG, whose values the slow log and MONITOR never show. */
+    private static final Set<String> SENSITIVE = Set.of("requirepass", "masterauth", "masteruser");
+
     /**
      * CONFIG SET parameter value [parameter value ...]: all or nothing. Unknown names fail first,
      * then immutable or repeated ones, then invalid values, each with Redis 7's text.
@@ -78,6 +82,10 @@ final class ConfigCommand {
             if (d == null) {
                 unknown = unknown == null ? name : unknown;
                 continue;
+            }
+            // As Redis's configSetCommand: a password is redacted whatever fails, so no log shows it.
+            if (SENSITIVE.contains(d.name())) {
+                client.redactArgument(argv, i + 1);
             }
             if (Config.isProtected(d.name())) {
                 rejected = name;

@@ -70,6 +70,10 @@ final class ConnectionCommands {
         if (argv.length > 3) {
             throw new CommandError(Errors.SYNTAX);
         }
+        // As Redis's authCommand: the password (and user name) never reach the slow log or MONITOR.
+        for (int i = 1; i < argv.length; i++) {
+            client.redactArgument(argv, i);
+        }
         if (argv.length == 2 && !DefaultUser.passwordRequired(client)) {
             throw new CommandError("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
@@ -92,6 +96,8 @@ final class ConnectionCommands {
         for (int i = 2; i < argv.length; i++) {
             int more = argv.length - 1 - i;
             if (Args.is(argv[i], "AUTH") && more >= 2) {
+                client.redactArgument(argv, i + 1);
+                client.redactArgument(argv, i + 2);
                 username = argv[i + 1];
                 password = argv[i + 2];
                 i += 2;

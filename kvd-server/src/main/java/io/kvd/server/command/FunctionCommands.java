@@ -86,6 +86,8 @@ final class FunctionCommands {
 
     /** Redis's fcallCommandGeneric, then scriptPrepareForRun's checks of the function's flags. */
     private static void call(Client client, byte[][] argv, boolean readOnlyCommand) {
+        // As Redis's fcallCommandGeneric: the call is shown to monitors before the commands it runs.
+        CommandTable.feedMonitors(client, argv);
         FunctionLibraries libraries = client.server().functions();
         RegisteredFunction function = libraries.function(Args.utf8(argv[1]));
         if (function == null) {

@@ -2,22 +2,24 @@ package io.kvd.server.command;
 
 import io.kvd.server.store.Keyspace;
 
+import java.util.Set;
+
 /** OBJECT ENCODING|REFCOUNT|IDLETIME|FREQ|HELP key, as Redis 7.0 answers without an eviction policy (object.c). */
 final class ObjectCommand {
     static final Subcommands SUBCOMMANDS = new Subcommands("object")
-            .add("encoding", 3, ObjectCommand::encoding,
+            .add("encoding", 3, Set.of(Command.Flag.READONLY), ObjectCommand::encoding,
                     "ENCODING <key>",
                     "    Return the kind of internal representation used in order to store the value",
                     "    associated with a <key>.")
-            .add("freq", 3, ObjectCommand::freq,
+            .add("freq", 3, Set.of(Command.Flag.READONLY), ObjectCommand::freq,
                     "FREQ <key>",
                     "    Return the access frequency index of the <key>. The returned integer is",
                     "    proportional to the logarithm of the recent access frequency of the key.")
-            .add("idletime", 3, ObjectCommand::idletime,
+            .add("idletime", 3, Set.of(Command.Flag.READONLY), ObjectCommand::idletime,
                     "IDLETIME <key>",
                     "    Return the idle time of the <key>, that is the approximated number of",
                     "    seconds elapsed since the last access to the key.")
-            .add("refcount", 3, ObjectCommand::refcount,
+            .add("refcount", 3, Set.of(Command.Flag.READONLY), ObjectCommand::refcount,
                     "REFCOUNT <key>",
                     "    Return the number of references of the value associated with the specified",
                     "    <key>.")

@@ -29,6 +29,8 @@ final class ScriptingCommands {
 
     /** EVAL script numkeys [key [key ...]] [arg [arg ...]] */
     static void eval(Client client, byte[][] argv) {
+        // As Redis's evalCommand: the script is shown to monitors before the commands it runs.
+        CommandTable.feedMonitors(client, argv);
         int numkeys = numkeys(argv);
         LuaScripts scripts = client.server().scripts();
         scripts.run(client, scripts.load(argv[1], true), argv, numkeys, false);
@@ -36,6 +38,8 @@ final class ScriptingCommands {
 
     /** EVAL_RO script numkeys [key [key ...]] [arg [arg ...]]: write commands are refused. */
     static void evalRo(Client client, byte[][] argv) {
+        // As Redis's evalCommand: the script is shown to monitors before the commands it runs.
+        CommandTable.feedMonitors(client, argv);
         int numkeys = numkeys(argv);
         LuaScripts scripts = client.server().scripts();
         scripts.run(client, scripts.load(argv[1], true), argv, numkeys, true);
@@ -43,12 +47,16 @@ final class ScriptingCommands {
 
     /** EVALSHA sha1 numkeys [key [key ...]] [arg [arg ...]] */
     static void evalsha(Client client, byte[][] argv) {
+        // As Redis's evalCommand: the script is shown to monitors before the commands it runs.
+        CommandTable.feedMonitors(client, argv);
         int numkeys = numkeys(argv);
         client.server().scripts().run(client, sha(argv[1]), argv, numkeys, false);
     }
 
     /** EVALSHA_RO sha1 numkeys [key [key ...]] [arg [arg ...]] */
     static void evalshaRo(Client client, byte[][] argv) {
+        // As Redis's evalCommand: the script is shown to monitors before the commands it runs.
+        CommandTable.feedMonitors(client, argv);
         int numkeys = numkeys(argv);
         client.server().scripts().run(client, sha(argv[1]), argv, numkeys, true);
     }

@@ -4,7 +4,7 @@ import io.kvd.server.store.Databases;
 
 import java.time.Instant;
 
-/** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF. */
+/** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF, MONITOR. */
 final class ServerCommands {
     private ServerCommands() {
     }
@@ -108,5 +108,21 @@ final class ServerCommands {
                     + "Please check the server logs for more information.");
         }
         client.reply().simpleString("Background append only file rewriting started");
+    }
+
+    /**
+     * MONITOR: from now on the client receives every command run ({@link CommandTable#run}). As
+     * Redis's monitorCommand: refused where a reply per command is expected (inside EXEC), and
+     * silent, without a reply, for a client already monitoring.
+     */
+    static void monitor(Client client, byte[][] argv) {
+        if (!client.mayBlock()) {
+            throw new CommandError("ERR MONITOR isn't allowed for DENY BLOCKING client");
+        }
+        if (client.isMonitoring()) {
+            return;
+        }
+        client.startMonitoring();
+        client.reply().ok();
     }
 }

@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.monitor.Monitors;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
@@ -36,6 +37,7 @@ public final class ServerState {
     private final ClientPause pause = new ClientPause(this);
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
+    private final Monitors monitors = new Monitors();
     private final long startedAtMs = System.currentTimeMillis();
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = newReplicationId();
@@ -195,6 +197,11 @@ public final class ServerState {
 
     public SlowLog slowLog() {
         return slowLog;
+    }
+
+    /** The clients in monitor mode; the run step feeds them every command it runs. */
+    public Monitors monitors() {
+        return monitors;
     }
 
     public OpsPerSecond opsPerSecond() {

@@ -8,16 +8,16 @@ import java.util.Set;
 /** SLOWLOG GET | LEN | RESET | HELP over the server's {@link SlowLog}, as Redis 7.0's slowlog.c. */
 final class SlowlogCommand {
     static final Subcommands SUBCOMMANDS = new Subcommands("slowlog")
-            .add("get", -2, Set.of(), SlowlogCommand::get,
+            .add("get", -2, Set.of(Command.Flag.ADMIN), SlowlogCommand::get,
                     "GET [<count>]",
                     "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
                     "    Entries are made of:",
                     "    id, timestamp, time in microseconds, arguments array, client IP and port,",
                     "    client name")
-            .add("len", 2, Set.of(), SlowlogCommand::len,
+            .add("len", 2, Set.of(Command.Flag.ADMIN), SlowlogCommand::len,
                     "LEN",
                     "    Return the length of the slowlog.")
-            .add("reset", 2, Set.of(), SlowlogCommand::reset,
+            .add("reset", 2, Set.of(Command.Flag.ADMIN), SlowlogCommand::reset,
                     "RESET",
                     "    Reset the slowlog.")
             .withHelp();

@@ -16,6 +16,8 @@ import java.util.Set;
 final class Subcommands {
     /** The flags of a subcommand scripts may not run (CLIENT's and CONFIG's, SCRIPT's but HELP). */
     static final Set<Command.Flag> NOSCRIPT = Set.of(Command.Flag.NOSCRIPT);
+    /** The flags of CLIENT's and CONFIG's admin subcommands: no script runs them, no monitor sees them. */
+    static final Set<Command.Flag> ADMIN = Set.of(Command.Flag.NOSCRIPT, Command.Flag.ADMIN);
 
     private final String container;
     private final Map<String, Command> byName = new LinkedHashMap<>();
@@ -32,7 +34,10 @@ final class Subcommands {
         return add(name, arity, Set.of(), handler, helpLines);
     }
 
-    /** Adds a subcommand with flags a caller checks (NOSCRIPT: scripts may not run it). */
+    /**
+     * Adds a subcommand with flags a caller checks (NOSCRIPT: scripts may not run it; ADMIN: monitors
+     * do not see it; READONLY and WRITE: monitors may not run it).
+     */
     Subcommands add(String name, int arity, Set<Command.Flag> flags, CommandHandler handler, String... helpLines) {
         byName.put(name, subcommand(name, arity, flags, handler));
         help.addAll(List.of(helpLines));

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Redis 7.0's slow log (slowlog.c): the commands that ran at least slowlog-log-slower-than
@@ -28,7 +27,8 @@ public final class SlowLog {
 
     /**
      * Logs a command that took {@code durationMicros}; {@code argv} is the command as the client
-     * sent it, with any argument that must not be logged already replaced by "(redacted)".
+     * sent it, with any argument that must not be logged already replaced by "(redacted)" (the
+     * command did it, as Redis's redactClientCommandArgument).
      */
     public void push(byte[][] argv, long durationMicros, long timestampSeconds, String clientAddress,
                      String clientName, long maxLength) {
@@ -55,45 +55,6 @@ public final class SlowLog {
     /** SLOWLOG RESET: the entries go; ids go on from where they were, as in Redis. */
     public void reset() {
         entries.clear();
-    }
-
-    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
-    /** CONFIG SET's values Redis never logs (its SENSITIVE_CONFIG directives). */
-    private static final List<String> SENSITIVE_CONFIG = List.of("requirepass", "masterauth", "masteruser");
-
-    /**
-     * The command as it may be logged: passwords replaced by "(redacted)", as Redis's AUTH, HELLO
-     * and CONFIG SET redact their arguments (redactClientCommandArgument).
-     */
-    public static byte[][] redacted(byte[][] argv) {
-        String name = new String(argv[0], StandardCharsets.US_ASCII);
-        byte[][] logged = argv;
-        if (name.equalsIgnoreCase("auth")) {
-            logged = argv.clone();
-            for (int i = 1; i < logged.length; i++) {
-                logged[i] = REDACTED;
-            }
-        } else if (name.equalsIgnoreCase("hello")) {
-            for (int i = 2; i + 2 < argv.length; i++) {
-                if (new String(argv[i], StandardCharsets.US_ASCII).equalsIgnoreCase("auth")) {
-                    logged = argv.clone();
-                    logged[i + 1] = REDACTED;
-                    logged[i + 2] = REDACTED;
-                    break;
-                }
-            }
-        } else if (name.equalsIgnoreCase("config") && argv.length > 1
-                && new String(argv[1], StandardCharsets.US_ASCII).equalsIgnoreCase("set")) {
-            for (int i = 2; i + 1 < argv.length; i += 2) {
-                if (SENSITIVE_CONFIG.contains(new String(argv[i], StandardCharsets.US_ASCII).toLowerCase(Locale.ROOT))) {
-                    if (logged == argv) {
-                        logged = argv.clone();
-                    }
-                    logged[i + 1] = REDACTED;
-                }
-            }
-        }
-        return logged;
     }
 
     private static byte[][] shortened(byte[][] argv) {

@@ -62,6 +62,17 @@ class SlowlogCommandTest {
     }
 
     @Test
+    void argumentsACommandRefusedBeforeRedactingAreLoggedAsSent() {
+        // Redis's authCommand answers a syntax error, and helloCommand NOPROTO, before redacting.
+        kvd.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
+        kvd.call("AUTH", "user", "secret", "extra");
+        kvd.call("HELLO", "9", "AUTH", "user", "secret");
+        kvd.call("HELLO", "2", "SETNAME", "auth", "AUTH", "user", "secret");
+        assertThat(entries()).extracting(SlowlogCommandTest::args).startsWith(
+                "HELLO 2 SETNAME auth AUTH (redacted) (redacted)", "HELLO 9 AUTH user secret", "AUTH user secret extra");
+    }
+
+    @Test
     void longCommandsKeep32ArgumentsOf128BytesAtMost() {
         kvd.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
         String[] rpush = new String[40];
