@@ -627,33 +627,13 @@ public final class CommandTable {
     }
 
     /**
-     * COMMAND GETKEYS's answer for a full command (Redis's getKeysSubcommandImpl): the keys the
-     * slot check reads, found as it finds them, or Redis's error for a command it cannot take.
+     * Redis's lookupCommand for a full request (COMMAND GETKEYS's): the command, or the subcommand
+     * its second argument names if it is a container; null if either is unknown.
      */
-    static List<byte[]> keysOf(byte[][] request) {
+    static Command lookupFull(byte[][] request) {
         Command command = ALL.stream().filter(c -> Args.is(request[0], c.name())).findFirst().orElse(null);
         Subcommands subcommands = command == null ? null : CONTAINERS.get(command.name());
-        if (subcommands != null) {
-            command = request.length < 2 ? null : subcommands.lookup(request);
-        }
-        if (command == null) {
-            throw new CommandError("ERR Invalid command specified");
-        }
-        if (command.movableKeys() == null && command.firstKey() <= 0) {
-            throw new CommandError("ERR The command has no key arguments");
-        }
-        if (!command.arityMatches(request.length)) {
-            throw new CommandError("ERR Invalid number of arguments specified for command");
-        }
-        int[] positions = keyPositions(command, request);
-        if (positions.length == 0 && command.movableKeys() != null && !command.has(NO_MANDATORY_KEYS)) {
-            throw new CommandError("ERR Invalid arguments specified for command");
-        }
-        List<byte[]> keys = new ArrayList<>();
-        for (int position : positions) {
-            keys.add(request[position]);
-        }
-        return keys;
+        return subcommands == null || request.length == 1 ? command : subcommands.lookup(request);
     }
 
     /** Where a request's keys are: its command's key finder's positions, or COMMAND INFO's first, last and step. */
