@@ -203,7 +203,7 @@ public final class CommandTable {
             command("zunion", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zunion),
             command("zinter", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zinter),
             command("zdiff", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zdiff),
-            // COMMAND INFO names the destination (1 1 1); the finder adds the movable keys.
+            // COMMAND INFO names the destination (1 1 1); its getkeys function adds the movable keys.
             command("zunionstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zunionstore),
             command("zinterstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zinterstore),
             command("zdiffstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zdiffstore),
@@ -217,7 +217,7 @@ public final class CommandTable {
             command("geopos", -2, flags(READONLY), 1, 1, 1, GeoCommands::geopos),
             command("geohash", -2, flags(READONLY), 1, 1, 1, GeoCommands::geohash),
             command("geodist", -4, flags(READONLY), 1, 1, 1, GeoCommands::geodist),
-            // COMMAND INFO names the source (1 1 1); the finder adds the STORE or STOREDIST key.
+            // COMMAND INFO names the source (1 1 1); its getkeys function adds the STORE or STOREDIST key.
             command("georadius", -6, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::georadius),
             command("georadiusbymember", -5, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::georadiusbymember),
             command("georadius_ro", -6, flags(READONLY), 1, 1, 1, GeoCommands::georadiusRo),
@@ -242,7 +242,7 @@ public final class CommandTable {
             command("xpending", -3, flags(READONLY), 1, 1, 1, StreamGroupCommands::xpending),
             command("xclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xclaim),
             command("xautoclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xautoclaim),
-            // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
+            // sort: COMMAND INFO names the sorted key (1 1 1); its getkeys function adds STORE's destination.
             command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sort),
             command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRo),
 
