@@ -24,7 +24,7 @@ OUT = ROOT + "/src/main/resources/io/kvd/server/command/"
 SUBCOMMANDS = {
     "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "unblock", "reply", "no-evict", "pause", "unpause", "help"],
     "config": ["get", "set", "resetstat", "help"],
-    "command": ["count", "info", "docs", "getkeys", "list", "help"],
+    "command": ["count", "info", "docs", "getkeys", "getkeysandflags", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
     "script": ["exists", "flush", "kill", "load", "help"],

@@ -21,7 +21,6 @@ final class BlockingCommands {
     private static final byte[] RPOP = Args.bytes("RPOP");
     private static final byte[] LMOVE = Args.bytes("LMOVE");
     private static final byte[] RPOPLPUSH = Args.bytes("RPOPLPUSH");
-    private static final int[] NO_KEYS = {};
 
     private BlockingCommands() {
     }
@@ -206,18 +205,5 @@ final class BlockingCommands {
         long now = client.keyspace().now();
         // Redis 7.0 adds without a check: a sum past the largest time never comes, as here.
         return ms > Long.MAX_VALUE - now ? 0 : now + ms;
-    }
-
-    /** BLMPOP's and BZMPOP's keys for the cluster slot check: numkeys keys after the timeout and numkeys. */
-    static int[] mpopKeys(byte[][] argv) {
-        int numkeys = Args.atoi(argv[2]);
-        if (numkeys < 1 || numkeys > argv.length - 3) {
-            return NO_KEYS;
-        }
-        int[] positions = new int[numkeys];
-        for (int i = 0; i < numkeys; i++) {
-            positions[i] = 3 + i;
-        }
-        return positions;
     }
 }

@@ -1,14 +1,18 @@
 package io.kvd.server.command;
 
 import io.kvd.codec.RespReply;
+import io.kvd.server.keyspec.CommandKeys;
+import io.kvd.server.keyspec.KeyReference;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
- * COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | GETKEYS command [arg ...] | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
+ * COMMAND [COUNT | INFO [name ...] | DOCS [name ...] | GETKEYS command [arg ...] | GETKEYSANDFLAGS command [arg ...]
+ * | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
  * kvd's table, described with Redis's own replies ({@link CommandDocs}).
  */
 final class CommandCommand {
@@ -34,6 +38,9 @@ final class CommandCommand {
             .add("getkeys", -4, CommandCommand::getkeys,
                     "GETKEYS <full-command>",
                     "    Return the keys from a full Redis command.")
+            .add("getkeysandflags", -4, CommandCommand::getkeysandflags,
+                    "GETKEYSANDFLAGS <full-command>",
+                    "    Return the keys and the access flags from a full Redis command.")
             .withHelp();
 
     private CommandCommand() {
@@ -50,9 +57,46 @@ final class CommandCommand {
 
     /** COMMAND GETKEYS command [arg ...]: the keys of a full command. */
     private static void getkeys(Client client, byte[][] argv) {
-        List<byte[]> keys = CommandTable.keysOf(java.util.Arrays.copyOfRange(argv, 2, argv.length));
+        List<KeyReference> keys = keysOf(argv);
         client.reply().arrayHeader(keys.size());
-        keys.forEach(client.reply()::bulk);
+        keys.forEach(key -> client.reply().bulk(argv[2 + key.position()]));
+    }
+
+    /** COMMAND GETKEYSANDFLAGS command [arg ...]: the keys of a full command, each with how it uses it. */
+    private static void getkeysandflags(Client client, byte[][] argv) {
+        List<KeyReference> keys = keysOf(argv);
+        client.reply().arrayHeader(keys.size());
+        for (KeyReference key : keys) {
+            client.reply().arrayHeader(2);
+            client.reply().bulk(argv[2 + key.position()]);
+            client.reply().arrayHeader(key.flags().size());
+            // Redis's addReplyFlagsForKeyArgs prints them in the flags' order, as the enum is.
+            key.flags().stream().sorted().forEach(flag -> client.reply().simpleString(flag.replyName()));
+        }
+    }
+
+    /**
+     * Redis's getKeysSubcommandImpl: the keys of the command at {@code argv[2]} with its arguments,
+     * or Redis's error for a command it cannot take; none for a command whose keys are all optional.
+     */
+    private static List<KeyReference> keysOf(byte[][] argv) {
+        byte[][] request = Arrays.copyOfRange(argv, 2, argv.length);
+        Command command = CommandTable.lookupFull(request);
+        if (command == null) {
+            throw new CommandError("ERR Invalid command specified");
+        }
+        CommandKeys keys = CommandDocs.keys(command.name());
+        if (!keys.hasKeys()) {
+            throw new CommandError("ERR The command has no key arguments");
+        }
+        if (!command.arityMatches(request.length)) {
+            throw new CommandError("ERR Invalid number of arguments specified for command");
+        }
+        List<KeyReference> found = keys.find(request);
+        if (found.isEmpty() && !command.has(Command.Flag.NO_MANDATORY_KEYS)) {
+            throw new CommandError("ERR Invalid arguments specified for command");
+        }
+        return found;
     }
 
     private static void count(Client client, byte[][] argv) {

@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.codec.RespReply;
 import io.kvd.codec.RespReplyParser;
+import io.kvd.server.keyspec.CommandKeys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -21,6 +22,7 @@ import java.util.Map;
 final class CommandDocs {
     private static final Map<String, RespReply> INFO = new HashMap<>();
     private static final Map<String, RespReply> DOCS = new HashMap<>();
+    private static final Map<String, CommandKeys> KEYS = new HashMap<>();
 
     static {
         for (RespReply info : load("command-info.resp")) {
@@ -43,6 +45,11 @@ final class CommandDocs {
     /** COMMAND DOCS's map for a command or subcommand, or null. */
     static RespReply docs(String name) {
         return DOCS.get(name);
+    }
+
+    /** Where a command's or subcommand's keys are, by its key specs and getkeys function (COMMAND GETKEYS). */
+    static CommandKeys keys(String name) {
+        return KEYS.get(name);
     }
 
     /** The full names of a command's subcommands, in Redis's order (COMMAND INFO's tenth element). */
@@ -82,7 +89,9 @@ final class CommandDocs {
 
     private static void indexInfo(RespReply info) {
         List<RespReply> fields = elements(info);
-        INFO.put(bulkText(fields.get(0)), info);
+        String name = bulkText(fields.get(0));
+        INFO.put(name, info);
+        KEYS.put(name, CommandKeys.of(info));
         elements(fields.get(9)).forEach(CommandDocs::indexInfo);
     }
 

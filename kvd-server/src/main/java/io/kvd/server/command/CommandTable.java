@@ -3,6 +3,8 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.keyspec.KeyProcedures;
+import io.kvd.server.keyspec.KeyReference;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import static io.kvd.server.command.Command.Flag.*;
@@ -63,13 +66,13 @@ public final class CommandTable {
             command("spublish", 3, flags(PUBSUB, LOADING, STALE, FAST, MAY_REPLICATE), 1, 1, 1, PubSubCommands::spublish),
             command("pubsub", -2, flags(), 0, 0, 0, PubSubCommands::pubsub),
             // scripting
-            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::eval),
-            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalsha),
-            command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalRo),
-            command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, ScriptingCommands::evalshaRo),
+            command("eval", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, ScriptingCommands::eval),
+            command("evalsha", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, ScriptingCommands::evalsha),
+            command("eval_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, ScriptingCommands::evalRo),
+            command("evalsha_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, ScriptingCommands::evalshaRo),
             command("script", -2, flags(), 0, 0, 0, ScriptingCommands::script),
-            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcall),
-            command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), ScriptingCommands::keys, FunctionCommands::fcallRo),
+            command("fcall", -3, flags(NOSCRIPT, STALE, SKIP_MONITOR, MAY_REPLICATE, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, FunctionCommands::fcall),
+            command("fcall_ro", -3, flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, MOVABLE_KEYS), 0, 0, 0, FunctionCommands::fcallRo),
             command("function", -2, flags(), 0, 0, 0, FunctionCommands::function),
 
             // strings
@@ -143,7 +146,7 @@ public final class CommandTable {
             command("smove", 4, flags(WRITE, FAST), 1, 2, 1, SetCommands::smove),
             command("sinter", -2, flags(READONLY), 1, -1, 1, SetCommands::sinter),
             command("sinterstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sinterstore),
-            command("sintercard", -3, flags(READONLY, MOVABLE_KEYS), SetCommands::sintercardKeys, SetCommands::sintercard),
+            command("sintercard", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SetCommands::sintercard),
             command("sunion", -2, flags(READONLY), 1, -1, 1, SetCommands::sunion),
             command("sunionstore", -3, flags(WRITE, DENYOOM), 1, -1, 1, SetCommands::sunionstore),
             command("sdiff", -2, flags(READONLY), 1, -1, 1, SetCommands::sdiff),
@@ -167,12 +170,12 @@ public final class CommandTable {
             command("lpos", -3, flags(READONLY), 1, 1, 1, ListCommands::lpos),
             command("lmove", 5, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::lmove),
             command("rpoplpush", 3, flags(WRITE, DENYOOM), 1, 2, 1, ListCommands::rpoplpush),
-            command("lmpop", -4, flags(WRITE, MOVABLE_KEYS), ListCommands::lmpopKeys, ListCommands::lmpop),
+            command("lmpop", -4, flags(WRITE, MOVABLE_KEYS), 0, 0, 0, ListCommands::lmpop),
             command("blpop", -3, flags(WRITE, NOSCRIPT, BLOCKING), 1, -2, 1, BlockingCommands::blpop),
             command("brpop", -3, flags(WRITE, NOSCRIPT, BLOCKING), 1, -2, 1, BlockingCommands::brpop),
             command("brpoplpush", 4, flags(WRITE, DENYOOM, NOSCRIPT, BLOCKING), 1, 2, 1, BlockingCommands::brpoplpush),
             command("blmove", 6, flags(WRITE, DENYOOM, NOSCRIPT, BLOCKING), 1, 2, 1, BlockingCommands::blmove),
-            command("blmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::blmpop),
+            command("blmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), 0, 0, 0, BlockingCommands::blmpop),
             // sorted sets
             command("zadd", -4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zadd),
             command("zincrby", 4, flags(WRITE, DENYOOM, FAST), 1, 1, 1, SortedSetCommands::zincrby),
@@ -198,26 +201,26 @@ public final class CommandTable {
             command("zrangestore", -5, flags(WRITE, DENYOOM), 1, 2, 1, SortedSetCommands::zrangestore),
             command("zrandmember", -2, flags(READONLY), 1, 1, 1, SortedSetCommands::zrandmember),
             command("zscan", -3, flags(READONLY), 1, 1, 1, SortedSetCommands::zscan),
-            command("zunion", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zunion),
-            command("zinter", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zinter),
-            command("zdiff", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zdiff),
-            // COMMAND INFO names the destination (1 1 1); the finder adds the movable keys.
-            command("zunionstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zunionstore),
-            command("zinterstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zinterstore),
-            command("zdiffstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::storeKeys, SortedSetCommands::zdiffstore),
-            command("zintercard", -3, flags(READONLY, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zintercard),
-            command("zmpop", -4, flags(WRITE, MOVABLE_KEYS), SortedSetCommands::numkeysKeys, SortedSetCommands::zmpop),
+            command("zunion", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zunion),
+            command("zinter", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zinter),
+            command("zdiff", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zdiff),
+            // COMMAND INFO names the destination (1 1 1); its getkeys function adds the movable keys.
+            command("zunionstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zunionstore),
+            command("zinterstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zinterstore),
+            command("zdiffstore", -4, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortedSetCommands::zdiffstore),
+            command("zintercard", -3, flags(READONLY, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zintercard),
+            command("zmpop", -4, flags(WRITE, MOVABLE_KEYS), 0, 0, 0, SortedSetCommands::zmpop),
             command("bzpopmin", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmin),
             command("bzpopmax", -3, flags(WRITE, NOSCRIPT, BLOCKING, FAST), 1, -2, 1, BlockingCommands::bzpopmax),
-            command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), BlockingCommands::mpopKeys, BlockingCommands::bzmpop),
+            command("bzmpop", -5, flags(WRITE, BLOCKING, MOVABLE_KEYS), 0, 0, 0, BlockingCommands::bzmpop),
             // geo: positions as sorted-set scores
             command("geoadd", -5, flags(WRITE, DENYOOM), 1, 1, 1, GeoCommands::geoadd),
             command("geopos", -2, flags(READONLY), 1, 1, 1, GeoCommands::geopos),
             command("geohash", -2, flags(READONLY), 1, 1, 1, GeoCommands::geohash),
             command("geodist", -4, flags(READONLY), 1, 1, 1, GeoCommands::geodist),
-            // COMMAND INFO names the source (1 1 1); the finder adds the STORE or STOREDIST key.
-            command("georadius", -6, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::radiusKeys, GeoCommands::georadius),
-            command("georadiusbymember", -5, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::radiusKeys, GeoCommands::georadiusbymember),
+            // COMMAND INFO names the source (1 1 1); its getkeys function adds the STORE or STOREDIST key.
+            command("georadius", -6, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::georadius),
+            command("georadiusbymember", -5, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, GeoCommands::georadiusbymember),
             command("georadius_ro", -6, flags(READONLY), 1, 1, 1, GeoCommands::georadiusRo),
             command("georadiusbymember_ro", -5, flags(READONLY), 1, 1, 1, GeoCommands::georadiusbymemberRo),
             command("geosearch", -7, flags(READONLY), 1, 1, 1, GeoCommands::geosearch),
@@ -231,18 +234,18 @@ public final class CommandTable {
             command("xdel", -3, flags(WRITE, FAST), 1, 1, 1, StreamCommands::xdel),
             command("xtrim", -4, flags(WRITE), 1, 1, 1, StreamCommands::xtrim),
             command("xsetid", -3, flags(WRITE, DENYOOM, FAST), 1, 1, 1, StreamCommands::xsetid),
-            command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys, StreamCommands::xread),
+            command("xread", -4, flags(READONLY, BLOCKING, MOVABLE_KEYS), 0, 0, 0, StreamCommands::xread),
             command("xinfo", -2, flags(), 0, 0, 0, StreamCommands::xinfo),
             command("xgroup", -2, flags(), 0, 0, 0, StreamGroupCommands::xgroupContainer),
-            command("xreadgroup", -7, flags(WRITE, BLOCKING, MOVABLE_KEYS), StreamCommands::xreadKeys,
+            command("xreadgroup", -7, flags(WRITE, BLOCKING, MOVABLE_KEYS), 0, 0, 0,
                     StreamGroupCommands::xreadgroup),
             command("xack", -4, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xack),
             command("xpending", -3, flags(READONLY), 1, 1, 1, StreamGroupCommands::xpending),
             command("xclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xclaim),
             command("xautoclaim", -6, flags(WRITE, FAST), 1, 1, 1, StreamGroupCommands::xautoclaim),
-            // sort: COMMAND INFO names the sorted key (1 1 1); the finder adds STORE's destination.
-            command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortKeys, SortCommand::sort),
-            command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRoKeys, SortCommand::sortRo),
+            // sort: COMMAND INFO names the sorted key (1 1 1); its getkeys function adds STORE's destination.
+            command("sort", -2, flags(WRITE, DENYOOM, MOVABLE_KEYS), 1, 1, 1, SortCommand::sort),
+            command("sort_ro", -2, flags(READONLY, MOVABLE_KEYS), 1, 1, 1, SortCommand::sortRo),
 
             // keys
             command("del", -2, flags(WRITE), 1, -1, 1, KeyCommands::del),
@@ -564,8 +567,9 @@ public final class CommandTable {
             case "georadius", "georadiusbymember" -> positions = new int[] {1};
             case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
             case "zunionstore", "zinterstore", "zdiffstore" -> {
+                // Redis's getkeys function lists the destination last.
                 int[] keys = command.movableKeys().positions(argv);
-                positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 1, keys.length);
+                positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 0, keys.length - 1);
             }
             default -> {
                 // XINFO's subcommands read their key as XRANGE does.
@@ -684,33 +688,13 @@ public final class CommandTable {
     }
 
     /**
-     * COMMAND GETKEYS's answer for a full command (Redis's getKeysSubcommandImpl): the keys the
-     * slot check reads, found as it finds them, or Redis's error for a command it cannot take.
+     * Redis's lookupCommand for a full request (COMMAND GETKEYS's): the command, or the subcommand
+     * its second argument names if it is a container; null if either is unknown.
      */
-    static List<byte[]> keysOf(byte[][] request) {
+    static Command lookupFull(byte[][] request) {
         Command command = ALL.stream().filter(c -> Args.is(request[0], c.name())).findFirst().orElse(null);
         Subcommands subcommands = command == null ? null : CONTAINERS.get(command.name());
-        if (subcommands != null) {
-            command = request.length < 2 ? null : subcommands.lookup(request);
-        }
-        if (command == null) {
-            throw new CommandError("ERR Invalid command specified");
-        }
-        if (command.movableKeys() == null && command.firstKey() <= 0) {
-            throw new CommandError("ERR The command has no key arguments");
-        }
-        if (!command.arityMatches(request.length)) {
-            throw new CommandError("ERR Invalid number of arguments specified for command");
-        }
-        int[] positions = keyPositions(command, request);
-        if (positions.length == 0 && command.movableKeys() != null && !command.has(NO_MANDATORY_KEYS)) {
-            throw new CommandError("ERR Invalid arguments specified for command");
-        }
-        List<byte[]> keys = new ArrayList<>();
-        for (int position : positions) {
-            keys.add(request[position]);
-        }
-        return keys;
+        return subcommands == null || request.length == 1 ? command : subcommands.lookup(request);
     }
 
     /** Where a request's keys are: its command's key finder's positions, or COMMAND INFO's first, last and step. */
@@ -754,21 +738,17 @@ public final class CommandTable {
         return h ^ (h >>> 16);
     }
 
+    /** A row; a MOVABLE_KEYS command's keys are found as Redis's getkeys function for it finds them. */
     private static Command command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
                                    CommandHandler handler) {
-        return new Command(name, arity, flags, firstKey, lastKey, step, handler);
+        return new Command(name, arity, flags, firstKey, lastKey, step, handler,
+                flags.contains(MOVABLE_KEYS) ? getkeys(name) : null);
     }
 
-    /** A command with MOVABLE_KEYS: COMMAND INFO's key positions are 0 0 0, and {@code keys} finds them. */
-    private static Command command(String name, int arity, Set<Flag> flags, Command.KeyFinder keys,
-                                   CommandHandler handler) {
-        return new Command(name, arity, flags, 0, 0, 0, handler, keys);
-    }
-
-    /** A command with MOVABLE_KEYS whose COMMAND INFO still names key positions (ZUNIONSTORE's destination). */
-    private static Command command(String name, int arity, Set<Flag> flags, int firstKey, int lastKey, int step,
-                                   Command.KeyFinder keys, CommandHandler handler) {
-        return new Command(name, arity, flags, firstKey, lastKey, step, handler, keys);
+    /** Redis's getkeys function of the command {@code name}, as the positions the slot check reads. */
+    private static Command.KeyFinder getkeys(String name) {
+        Function<byte[][], List<KeyReference>> getkeys = KeyProcedures.of(name);
+        return argv -> getkeys.apply(argv).stream().mapToInt(KeyReference::position).toArray();
     }
 
     private static Set<Flag> flags(Flag... flags) {

@@ -154,18 +154,6 @@ final class GeoCommands {
         search(client, argv, 2, SEARCH | SEARCH_STORE);
     }
 
-    /** GEORADIUS's and GEORADIUSBYMEMBER's keys (georadiusGetKeys): the source, then the last STORE or STOREDIST key. */
-    static int[] radiusKeys(byte[][] argv) {
-        int stored = -1;
-        for (int i = 5; i < argv.length; i++) {
-            if ((Args.is(argv[i], "store") || Args.is(argv[i], "storedist")) && i + 1 < argv.length) {
-                stored = i + 1;
-                i++;
-            }
-        }
-        return stored < 0 ? new int[] {1} : new int[] {1, stored};
-    }
-
     /**
      * Redis's georadiusGeneric: the source's type, the centre and shape of the GEORADIUS forms,
      * then the options in order (GEOSEARCH's centre and shape among them), then the checks of

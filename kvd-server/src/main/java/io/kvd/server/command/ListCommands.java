@@ -398,9 +398,4 @@ final class ListCommands {
         popped(client, key, list, head);
         client.logAs(head ? LPOP : RPOP, key, Long.toString(popped).getBytes(StandardCharsets.US_ASCII));
     }
-
-    /** LMPOP's keys for the cluster slot check: Redis's lmpopGetKeys is SINTERCARD's genericGetKeys. */
-    static int[] lmpopKeys(byte[][] argv) {
-        return SetCommands.sintercardKeys(argv);
-    }
 }

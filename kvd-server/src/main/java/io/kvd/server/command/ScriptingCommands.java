@@ -110,17 +110,4 @@ final class ScriptingCommands {
     private static String sha(byte[] arg) {
         return Args.utf8(arg).toLowerCase(java.util.Locale.ROOT);
     }
-
-    /** The keys of EVAL and its kind (Redis's evalGetKeys): numkeys, then that many keys. */
-    static int[] keys(byte[][] argv) {
-        int numkeys = Args.atoi(argv[2]);
-        if (numkeys <= 0 || numkeys > argv.length - 3) {
-            return new int[0];
-        }
-        int[] positions = new int[numkeys];
-        for (int i = 0; i < numkeys; i++) {
-            positions[i] = 3 + i;
-        }
-        return positions;
-    }
 }

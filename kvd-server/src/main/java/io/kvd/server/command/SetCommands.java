@@ -29,7 +29,6 @@ final class SetCommands {
     private static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
     private static final byte[] SREM = Args.bytes("SREM");
     private static final byte[] ZERO = Args.bytes("0");
-    private static final int[] NO_KEYS = {};
     /** SPOP pops one member at a time while more than a fifth of them stay (Redis's SPOP_MOVE_STRATEGY_MUL). */
     private static final int SPOP_MOVE_STRATEGY_MUL = 5;
     /** SRANDMEMBER drops members from the whole set rather than draw them when it wants over a third of it. */
@@ -316,22 +315,6 @@ final class SetCommands {
             }
         }
         client.reply().integer(intersection(sets(client.keyspace(), argv, 2, end), limit).size());
-    }
-
-    /**
-     * SINTERCARD's keys for the cluster slot check, as Redis's sintercardGetKeys finds them: numkeys
-     * read with atoi, and no keys at all when that count cannot be right (the command then fails).
-     */
-    static int[] sintercardKeys(byte[][] argv) {
-        int numkeys = Args.atoi(argv[1]);
-        if (numkeys < 1 || numkeys > argv.length - 2) {
-            return NO_KEYS;
-        }
-        int[] positions = new int[numkeys];
-        for (int i = 0; i < numkeys; i++) {
-            positions[i] = 2 + i;
-        }
-        return positions;
     }
 
     /** SUNION key [key ...] */

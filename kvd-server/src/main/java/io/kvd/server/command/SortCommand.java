@@ -25,7 +25,6 @@ final class SortCommand {
     private static final String BY_IN_CLUSTER = "ERR BY option of SORT denied in Cluster mode.";
     private static final String GET_IN_CLUSTER = "ERR GET option of SORT denied in Cluster mode.";
     private static final byte[] EMPTY = {};
-    private static final int[] SORT_KEY = {1};
 
     private SortCommand() {
     }
@@ -38,30 +37,6 @@ final class SortCommand {
     /** SORT_RO key [BY pattern] [LIMIT offset count] [GET pattern ...] [ASC|DESC] [ALPHA] */
     static void sortRo(Client client, byte[][] argv) {
         sort(client, argv, true);
-    }
-
-    /**
-     * SORT's keys for the cluster slot check, as Redis 7.0's sortGetKeys finds them: the sorted key,
-     * and the last STORE's destination. Options are skipped by their argument counts, which is not
-     * how SORT reads them: the word after STORE is read as an option again.
-     */
-    static int[] sortKeys(byte[][] argv) {
-        int store = 0;
-        for (int i = 2; i < argv.length; i++) {
-            if (Args.is(argv[i], "limit")) {
-                i += 2;
-            } else if (Args.is(argv[i], "get") || Args.is(argv[i], "by")) {
-                i++;
-            } else if (Args.is(argv[i], "store") && i + 1 < argv.length) {
-                store = i + 1;
-            }
-        }
-        return store == 0 ? SORT_KEY : new int[] {1, store};
-    }
-
-    /** SORT_RO's only key is the sorted one. */
-    static int[] sortRoKeys(byte[][] argv) {
-        return SORT_KEY;
     }
 
     /** The options, as Redis's sortCommandGeneric reads them: the last of a repeated one wins, GETs add up. */

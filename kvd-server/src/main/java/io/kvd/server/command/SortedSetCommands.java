@@ -35,7 +35,6 @@ final class SortedSetCommands {
     private static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
     private static final byte[] ZPOPMIN = Args.bytes("ZPOPMIN");
     private static final byte[] ZPOPMAX = Args.bytes("ZPOPMAX");
-    private static final int[] NO_KEYS = {};
     private static final String MUST_BE_POSITIVE = "ERR value is out of range, must be positive";
 
     private enum By { RANK, SCORE, LEX }
@@ -668,32 +667,6 @@ final class SortedSetCommands {
     /** ZINTERCARD numkeys key [key ...] [LIMIT limit] */
     static void zintercard(Client client, byte[][] argv) {
         combine(client, argv, null, 1, Operation.INTER, true);
-    }
-
-    /** The keys of ZUNION, ZINTER, ZDIFF, ZINTERCARD and ZMPOP: numkeys, then that many keys. */
-    static int[] numkeysKeys(byte[][] argv) {
-        return keysAfterCount(argv, 1, false);
-    }
-
-    /** The keys of ZUNIONSTORE, ZINTERSTORE and ZDIFFSTORE: the destination, numkeys, then that many keys. */
-    static int[] storeKeys(byte[][] argv) {
-        return keysAfterCount(argv, 2, true);
-    }
-
-    private static int[] keysAfterCount(byte[][] argv, int countAt, boolean destination) {
-        int numkeys = Args.atoi(argv[countAt]);
-        if (numkeys < 1 || numkeys > argv.length - countAt - 1) {
-            return NO_KEYS;
-        }
-        int first = destination ? 1 : 0;
-        int[] positions = new int[first + numkeys];
-        if (destination) {
-            positions[0] = 1;
-        }
-        for (int i = 0; i < numkeys; i++) {
-            positions[first + i] = countAt + 1 + i;
-        }
-        return positions;
     }
 
     private enum Operation {

@@ -487,21 +487,6 @@ final class StreamCommands {
         }
     }
 
-    /** XREAD's keys for the cluster slot check: the first half of what follows STREAMS. */
-    static int[] xreadKeys(byte[][] argv) {
-        for (int i = 1; i < argv.length; i++) {
-            if (Args.is(argv[i], "streams")) {
-                int streams = (argv.length - i - 1) / 2;
-                int[] positions = new int[streams];
-                for (int k = 0; k < streams; k++) {
-                    positions[k] = i + 1 + k;
-                }
-                return positions;
-            }
-        }
-        return new int[0];
-    }
-
     static void xinfo(Client client, byte[][] argv) {
         XINFO.dispatch(client, argv);
     }

@@ -132,6 +132,44 @@ class CommandCommandTest {
     }
 
     @Test
+    void getkeysandflagsNamesEachKeyWithItsSpecsFlags() {
+        assertThat(kvd.call("COMMAND", "GETKEYSANDFLAGS", "LMOVE", "src", "dst", "LEFT", "RIGHT"))
+                .isEqualTo("*2\r\n*2\r\n$3\r\nsrc\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n"
+                        + "*2\r\n$3\r\ndst\r\n*2\r\n+RW\r\n+insert\r\n");
+    }
+
+    @Test
+    void getkeysandflagsOfSetDependsOnGet() {
+        assertThat(kvd.call("COMMAND", "GETKEYSANDFLAGS", "SET", "k", "v"))
+                .isEqualTo("*1\r\n*2\r\n$1\r\nk\r\n*2\r\n+OW\r\n+update\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYSANDFLAGS", "SET", "k", "v", "GET"))
+                .isEqualTo("*1\r\n*2\r\n$1\r\nk\r\n*3\r\n+RW\r\n+access\r\n+update\r\n");
+    }
+
+    @Test
+    void getkeysOfASubcommand() {
+        assertThat(kvd.call("COMMAND", "GETKEYS", "XGROUP", "CREATE", "s", "g", "$")).isEqualTo("*1\r\n$1\r\ns\r\n");
+    }
+
+    @Test
+    void getkeysOfAKeyCountStringToLongRefusesIsTheGetkeysFunctions() {
+        assertThat(kvd.call("COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2", "a", "b")).isEqualTo("*3\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nb\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "ZUNIONSTORE", "d", "2x", "a", "b")).isEqualTo("*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nd\r\n");
+    }
+
+    @Test
+    void getkeysErrorsInRedisOrder() {
+        assertThat(kvd.call("COMMAND", "GETKEYS", "nosuch", "a")).isEqualTo("-ERR Invalid command specified\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "xinfo", "nosuch")).isEqualTo("-ERR Invalid command specified\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "spublish", "ch", "m")).isEqualTo("-ERR The command has no key arguments\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "get", "a", "b"))
+                .isEqualTo("-ERR Invalid number of arguments specified for command\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYSANDFLAGS", "zunion", "0", "a"))
+                .isEqualTo("-ERR Invalid arguments specified for command\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "eval", "x", "0")).as("no mandatory keys").isEqualTo("*0\r\n");
+    }
+
+    @Test
     void subcommandArityErrorsNameTheSubcommand() {
         assertThat(kvd.call("COMMAND", "COUNT", "x")).isEqualTo("-ERR wrong number of arguments for 'command|count' command\r\n");
     }

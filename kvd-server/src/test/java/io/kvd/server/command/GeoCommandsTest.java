@@ -181,14 +181,6 @@ class GeoCommandsTest {
     }
 
     @Test
-    void georadiusKeysIncludeTheLastStoreKey() {
-        assertThat(GeoCommands.radiusKeys(CommandFixture.argv("GEORADIUS", "k", "1", "2", "3", "km", "STORE", "a", "STOREDIST", "b")))
-                .containsExactly(1, 9);
-        assertThat(GeoCommands.radiusKeys(CommandFixture.argv("GEORADIUSBYMEMBER", "k", "m", "3", "km", "STORE")))
-                .containsExactly(1);
-    }
-
-    @Test
     void everyGeoCommandRefusesOtherTypes() {
         kvd.call("SET", "s", "x");
         assertThat(kvd.call("GEOADD", "s", "1", "2", "m")).isEqualTo(WRONGTYPE);

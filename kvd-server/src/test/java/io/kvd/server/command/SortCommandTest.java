@@ -204,13 +204,13 @@ class SortCommandTest {
 
     @Test
     void keysAreTheSortedKeyAndTheLastStoreDestination() {
-        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k"))).containsExactly(1);
-        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "STORE", "a", "LIMIT", "0", "1", "STORE", "b")))
-                .containsExactly(1, 8);
+        assertThat(kvd.call("COMMAND", "GETKEYS", "SORT", "k")).isEqualTo("*1\r\n$1\r\nk\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "SORT", "k", "STORE", "a", "LIMIT", "0", "1", "STORE", "b"))
+                .isEqualTo("*2\r\n$1\r\nk\r\n$1\r\nb\r\n");
         // GET's pattern is skipped, so a pattern named "store" is no option.
-        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "GET", "store", "x"))).containsExactly(1);
-        assertThat(SortCommand.sortKeys(CommandFixture.argv("SORT", "k", "STORE"))).containsExactly(1);
-        assertThat(SortCommand.sortRoKeys(CommandFixture.argv("SORT_RO", "k", "STORE", "a"))).containsExactly(1);
+        assertThat(kvd.call("COMMAND", "GETKEYS", "SORT", "k", "GET", "store", "x")).isEqualTo("*1\r\n$1\r\nk\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "SORT", "k", "STORE")).isEqualTo("*1\r\n$1\r\nk\r\n");
+        assertThat(kvd.call("COMMAND", "GETKEYS", "SORT_RO", "k", "STORE", "a")).isEqualTo("*1\r\n$1\r\nk\r\n");
     }
 
     /** Cluster mode, on node a of {@link ClusterFixture}: "bar" and "hello" are its slots, "foo" node c's. */
