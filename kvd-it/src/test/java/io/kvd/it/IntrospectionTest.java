@@ -88,6 +88,8 @@ class IntrospectionTest {
                     entry("flags", "N"), entry("cmd", "client|info"), entry("user", "default"), entry("resp", "2"),
                     entry("lib-name", "jedis"));
             assertThat(fields.get("addr")).matches("127\\.0\\.0\\.1:\\d+");
+            // As Redis, which runs a command in place in its query buffer: CLIENT INFO's own 26 bytes.
+            assertThat(fields).contains(entry("qbuf", String.valueOf("*2\r\n$6\r\nCLIENT\r\n$4\r\nINFO\r\n".length())));
         }
     }
 

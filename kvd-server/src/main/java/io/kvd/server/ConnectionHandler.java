@@ -54,6 +54,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private byte[][] postponed;
     /** The decoder's {@link RespDecoder#decodedBytes()} at which this iteration's slice is spent. */
     private long sliceEnd;
+    /** The decoder's count at the end of the last frame run, so the next frame's size is known. */
+    private long decodedBeforeFrame;
+    /** The size of the frame whose command runs now, else 0: it is still in Redis's query buffer then. */
+    private int runningFrameBytes;
     private ReceiveLowWater receiveLowWater;
     /** Whether a command completed since the last channelReadComplete. */
     private boolean ranCommandThisRead;
@@ -111,7 +115,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         }
         ranCommandThisRead = true;
         if (msg instanceof byte[][] argv) {
+            long decoded = decoder.decodedBytes();
+            runningFrameBytes = (int) (decoded - decodedBeforeFrame);
+            decodedBeforeFrame = decoded;
             commands.call(client, argv);
+            runningFrameBytes = 0;
             decoder.setAuthenticated(client.isAuthenticated());
         } else {
             RespProtocolError error = (RespProtocolError) msg;
@@ -291,7 +299,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     @Override
     public int queryBufferBytes() {
-        return decoder.bufferedBytes();
+        // Redis processes a command in place in its query buffer: CLIENT LIST run by this client
+        // counts the command's own bytes (qbuf=26 for CLIENT LIST).
+        return decoder.bufferedBytes() + runningFrameBytes;
     }
 
     @Override
