@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.config.Directive;
 import io.kvd.server.debug.DatasetDigest;
 import io.kvd.server.store.Keyspace;
+import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +31,13 @@ final class DebugCommand {
             "    Output a hex signature representing the current DB content.",
             "DIGEST-VALUE <key> [<key> ...]",
             "    Output a hex signature of the values of all the specified keys.",
+            "ERROR <string>",
+            "    Return a Redis protocol error with <string> as message. Useful for clients",
+            "    unit tests to simulate Redis errors.",
             "JMAP",
             "    Accepted; kvd's heap is inspected with the JDK's own tools.",
+            "LISTPACK <key>",
+            "    Show low level info about the listpack encoding of <key>.",
             "LOG <message>",
             "    Write <message> to the server log.",
             "OBJECT <key>",
@@ -41,6 +47,10 @@ final class DebugCommand {
             "    it is used instead of the 'key' prefix. These are not propagated to",
             "    replicas. Cluster slots are not respected so keys not belonging to the",
             "    current node can be created in cluster mode.",
+            "PROTOCOL <type>",
+            "    Reply with a test value of the specified type. <type> can be: string,",
+            "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
+            "    true, false.",
             "QUICKLIST-PACKED-THRESHOLD <size>",
             "    Accepted; kvd packs every list element into its nodes.",
             "SET-ACTIVE-EXPIRE <0|1>",
@@ -93,6 +103,20 @@ final class DebugCommand {
                 requireArgc(argc == 3, argv);
                 sleep(Args.utf8(argv[2]));
                 client.reply().ok();
+            }
+            case "protocol" -> {
+                requireArgc(argc == 3, argv);
+                protocol(client, Args.utf8(argv[2]).toLowerCase(Locale.ROOT));
+            }
+            case "error" -> {
+                requireArgc(argc == 3, argv);
+                // Redis writes it raw (addReplyProto): no error statistic counts it.
+                client.reply().frame(Unpooled.wrappedBuffer(("-" + Args.utf8(argv[2]).replace('\r', ' ').replace('\n', ' ')
+                        + "\r\n").getBytes(StandardCharsets.UTF_8)));
+            }
+            case "listpack" -> {
+                requireArgc(argc == 3, argv);
+                listpack(client, argv[2]);
             }
             case "log" -> {
                 requireArgc(argc == 3, argv);
@@ -160,6 +184,54 @@ final class DebugCommand {
         byte[] string = keyspace.getIfString(key);
         client.reply().simpleString("Value at:0x" + Long.toHexString(keyspace.entryAddress(key)) + " refcount:1 encoding:"
                 + encoding + " serializedlength:" + (string == null ? 0 : string.length) + " lru:0 lru_seconds_idle:0");
+    }
+
+    /**
+     * PROTOCOL type: Redis's test value of each RESP3 type, in the RESP2 form Redis gives a RESP2
+     * client (a map as a flat array, a double as a bulk string, the attribute dropped).
+     */
+    private static void protocol(Client client, String type) {
+        Reply reply = client.reply();
+        switch (type) {
+            case "string" -> reply.bulk("Hello World");
+            case "integer" -> reply.integer(12345);
+            case "double" -> reply.bulk("3.141");
+            case "bignum" -> reply.bulk("1234567999999999999999999999999999999");
+            case "null" -> reply.nullBulk();
+            case "array", "set" -> {
+                reply.arrayHeader(3);
+                for (int i = 0; i < 3; i++) {
+                    reply.integer(i);
+                }
+            }
+            case "map" -> {
+                reply.arrayHeader(6);
+                for (int i = 0; i < 3; i++) {
+                    reply.integer(i);
+                    reply.integer(i % 2);
+                }
+            }
+            case "attrib" -> reply.bulk("Some real reply following the attribute");
+            case "push" -> throw new CommandError("ERR RESP2 is not supported by this command");
+            case "verbatim" -> reply.bulk("This is a verbatim\nstring");
+            case "true" -> reply.integer(1);
+            case "false" -> reply.integer(0);
+            default -> throw new CommandError("ERR Wrong protocol type name. Please use one of the following: "
+                    + "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
+        }
+    }
+
+    /** LISTPACK key: Redis prints the listpack's entries to stdout; kvd logs that the key is one. */
+    private static void listpack(Client client, byte[] key) {
+        String encoding = client.keyspace().objectEncoding(key);
+        if (encoding == null) {
+            throw new CommandError("ERR no such key");
+        }
+        if (!encoding.equals("listpack")) {
+            throw new CommandError("ERR Not a listpack encoded object.");
+        }
+        LOG.info("DEBUG LISTPACK {}: encoding listpack", Args.utf8(key));
+        client.reply().simpleString("Listpack structure printed on stdout");
     }
 
     /** POPULATE count [prefix] [size]: string keys prefix:N holding value:N (cut or zero-padded to size), skipping existing ones. */

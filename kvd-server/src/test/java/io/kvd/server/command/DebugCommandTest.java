@@ -33,6 +33,43 @@ class DebugCommandTest {
     }
 
     @Test
+    void protocolAnswersRedissTestValuesInTheirResp2Form() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        // redis-server 7.0.15's replies to a RESP2 client.
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "string")).isEqualTo("$11\r\nHello World\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "integer")).isEqualTo(":12345\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "double")).isEqualTo("$5\r\n3.141\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "bignum")).isEqualTo("$37\r\n1234567999999999999999999999999999999\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "null")).isEqualTo("$-1\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "set")).isEqualTo("*3\r\n:0\r\n:1\r\n:2\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "map")).isEqualTo("*6\r\n:0\r\n:0\r\n:1\r\n:1\r\n:2\r\n:0\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "attrib")).isEqualTo("$39\r\nSome real reply following the attribute\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "push")).isEqualTo("-ERR RESP2 is not supported by this command\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "verbatim")).isEqualTo("$25\r\nThis is a verbatim\nstring\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "true")).isEqualTo(":1\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "false")).isEqualTo(":0\r\n");
+        assertThat(kvd.call("DEBUG", "PROTOCOL", "nosuch")).isEqualTo("-ERR Wrong protocol type name. Please use one of"
+                + " the following: string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false\r\n");
+    }
+
+    @Test
+    void errorAnswersTheStringAsAnErrorNoStatisticCounts() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        assertThat(kvd.call("DEBUG", "ERROR", "FOO bar")).isEqualTo("-FOO bar\r\n");
+        assertThat(kvd.server.errorStats().total()).isZero();
+    }
+
+    @Test
+    void listpackAnswersForAListpackEncodedValueOnly() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        kvd.call("HSET", "h", "f", "v");
+        kvd.call("RPUSH", "l", "a");
+        assertThat(kvd.call("DEBUG", "LISTPACK", "h")).isEqualTo("+Listpack structure printed on stdout\r\n");
+        assertThat(kvd.call("DEBUG", "LISTPACK", "l")).isEqualTo("-ERR Not a listpack encoded object.\r\n");
+        assertThat(kvd.call("DEBUG", "LISTPACK", "nokey")).isEqualTo("-ERR no such key\r\n");
+    }
+
+    @Test
     void digestIsRedissForTheSameData() throws ConfigException {
         CommandFixture kvd = withDebug("yes");
         kvd.call("HSET", "ha", "f1", "v1");
@@ -87,7 +124,7 @@ class DebugCommandTest {
                 "-ERR unknown subcommand or wrong number of arguments for 'nosuch'. Try DEBUG HELP.\r\n");
         assertThat(kvd.call("DEBUG", "OBJECT")).isEqualTo(
                 "-ERR unknown subcommand or wrong number of arguments for 'OBJECT'. Try DEBUG HELP.\r\n");
-        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*31\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
+        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*40\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
                 + " Subcommands are:\r\n");
     }
 }
