@@ -7,17 +7,19 @@ import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.ssl.SslHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -289,7 +291,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     @Override
     public String remoteAddress() {
-        return format(ctx.channel().remoteAddress());
+        // A UNIX socket's client is unnamed: Redis shows the socket's path for both ends.
+        return isUnixSocket() ? localAddress() : format(ctx.channel().remoteAddress());
     }
 
     @Override
@@ -372,10 +375,23 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         });
     }
 
+    /** {@code ip:port}, or Redis's {@code path:0} for a UNIX domain socket. */
     private static String format(SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
             return inet.getAddress().getHostAddress() + ":" + inet.getPort();
         }
+        if (address instanceof DomainSocketAddress unix) {
+            return unix.path() + ":0";
+        }
+        if (address instanceof UnixDomainSocketAddress unix) {
+            return unix.getPath() + ":0";
+        }
         return String.valueOf(address);
+    }
+
+    @Override
+    public boolean isUnixSocket() {
+        SocketAddress local = ctx.channel().localAddress();
+        return local instanceof DomainSocketAddress || local instanceof UnixDomainSocketAddress;
     }
 }

@@ -1,12 +1,12 @@
 package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
-import io.kvd.server.command.Client;
 import io.kvd.server.aof.AofFormatException;
 import io.kvd.server.aof.AofLoader;
 import io.kvd.server.aof.AofRewriter;
 import io.kvd.server.aof.AppendOnlyFile;
 import io.kvd.server.aof.FsyncPolicy;
+import io.kvd.server.command.Client;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -134,6 +136,7 @@ public final class KvdServer implements AutoCloseable {
                 fastExpiry.cancel(false);
             }
             listeners.forEach(Channel::close);
+            removeUnixSocket();
             state.clients().values().forEach(c -> c.connection().close());
             if (rewriter != null) {
                 rewriter.close();
@@ -158,15 +161,15 @@ public final class KvdServer implements AutoCloseable {
             flush.run();
         });
         long softLimit = config.clientOutputSoftLimit();
+        WriteBufferWaterMark waterMark = new WriteBufferWaterMark((int) Math.min(softLimit / 2, Integer.MAX_VALUE / 2),
+                (int) Math.min(softLimit, Integer.MAX_VALUE));
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                        new WriteBufferWaterMark((int) Math.min(softLimit / 2, Integer.MAX_VALUE / 2),
-                                (int) Math.min(softLimit, Integer.MAX_VALUE)))
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                 .childHandler(connections(null));
         // As Redis, port 0 beside a tls-port serves TLS only; without TLS it picks a free port.
         if (tls == null || config.port() != 0) {
@@ -185,10 +188,63 @@ public final class KvdServer implements AutoCloseable {
                 aof.setPolicy(FsyncPolicy.named(config.appendfsync()));
             }
         });
+        if (!config.unixsocket().isEmpty()) {
+            listenOnUnixSocket(transport, waterMark);
+        }
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
-        // Redis's line, which tools that start a server wait for.
+        // Redis's lines, which tools that start a server wait for.
         log.info("Ready to accept connections");
+        if (!config.unixsocket().isEmpty()) {
+            log.info("The server is now ready to accept connections at {}", config.unixsocket());
+        }
+    }
+
+    /**
+     * Redis's unixsocket: a stale socket file is removed first, as Redis's anetUnixServer unlinks
+     * it; unixsocketperm, when set, becomes the file's permission bits.
+     */
+    private void listenOnUnixSocket(Transport transport, WriteBufferWaterMark waterMark) throws InterruptedException {
+        Path path = Path.of(config.unixsocket());
+        try {
+            Files.deleteIfExists(path);
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.domainServerChannel())
+                    .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
+                    .childHandler(connections(null));
+            listeners.add(bootstrap.bind(transport.domainAddress(path.toString())).sync().channel());
+            int perm = config.unixsocketPerm();
+            if (perm != 0) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissionString(perm)));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("Failed opening Unix socket: " + e.getMessage(), e);
+        }
+    }
+
+    /** rwxr-x--- for 0750. */
+    private static String permissionString(int mode) {
+        StringBuilder text = new StringBuilder();
+        for (int shift = 6; shift >= 0; shift -= 3) {
+            int bits = mode >> shift;
+            text.append((bits & 4) != 0 ? 'r' : '-').append((bits & 2) != 0 ? 'w' : '-').append((bits & 1) != 0 ? 'x' : '-');
+        }
+        return text.toString();
+    }
+
+    /** As Redis's closeListeningSockets at shutdown. */
+    private void removeUnixSocket() {
+        if (config.unixsocket().isEmpty()) {
+            return;
+        }
+        log.info("Removing the unix socket file.");
+        try {
+            Files.deleteIfExists(Path.of(config.unixsocket()));
+        } catch (IOException e) {
+            log.warn("Error removing the unix socket file: {}", e.toString());
+        }
     }
 
     /** Loads the AOF if appendonly is on, after removing what an unfinished rewrite left. */

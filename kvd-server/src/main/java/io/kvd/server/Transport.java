@@ -4,16 +4,23 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.kqueue.KQueue;
 import io.netty.channel.kqueue.KQueueIoHandler;
+import io.netty.channel.kqueue.KQueueServerDomainSocketChannel;
 import io.netty.channel.kqueue.KQueueServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.util.Locale;
 
 /** The socket layer under the event loop, chosen by the {@code transport} directive. */
@@ -33,6 +40,11 @@ enum Transport {
         Class<? extends ServerChannel> serverChannel() {
             return EpollServerSocketChannel.class;
         }
+
+        @Override
+        Class<? extends ServerChannel> domainServerChannel() {
+            return EpollServerDomainSocketChannel.class;
+        }
     },
     IO_URING {
         @Override
@@ -48,6 +60,11 @@ enum Transport {
         @Override
         Class<? extends ServerChannel> serverChannel() {
             return IoUringServerSocketChannel.class;
+        }
+
+        @Override
+        Class<? extends ServerChannel> domainServerChannel() {
+            return IoUringServerDomainSocketChannel.class;
         }
     },
     KQUEUE {
@@ -65,6 +82,11 @@ enum Transport {
         Class<? extends ServerChannel> serverChannel() {
             return KQueueServerSocketChannel.class;
         }
+
+        @Override
+        Class<? extends ServerChannel> domainServerChannel() {
+            return KQueueServerDomainSocketChannel.class;
+        }
     },
     NIO {
         @Override
@@ -81,6 +103,17 @@ enum Transport {
         Class<? extends ServerChannel> serverChannel() {
             return NioServerSocketChannel.class;
         }
+
+        @Override
+        Class<? extends ServerChannel> domainServerChannel() {
+            return NioServerDomainSocketChannel.class;
+        }
+
+        /** The JDK's own address type (Java 16's UNIX domain sockets), which NIO channels take. */
+        @Override
+        SocketAddress domainAddress(String path) {
+            return UnixDomainSocketAddress.of(path);
+        }
     };
 
     /** Null when this transport can run here, else why not. */
@@ -89,6 +122,14 @@ enum Transport {
     abstract IoHandlerFactory ioHandlerFactory();
 
     abstract Class<? extends ServerChannel> serverChannel();
+
+    /** The listener of a UNIX domain socket ({@code unixsocket}). */
+    abstract Class<? extends ServerChannel> domainServerChannel();
+
+    /** The address of the UNIX domain socket at {@code path}, as this transport's channels take it. */
+    SocketAddress domainAddress(String path) {
+        return new DomainSocketAddress(path);
+    }
 
     /** The directive's spelling: {@code io_uring}, {@code epoll}, ... */
     String configName() {

@@ -48,6 +48,11 @@ public final class Client implements Monitors.Monitor {
             return false;
         }
 
+        /** A UNIX domain socket's connection (CLIENT LIST's flag U). */
+        default boolean isUnixSocket() {
+            return false;
+        }
+
         /** CLIENT PAUSE holds {@code argv}: run none of the client's commands until {@link #runPostponed}. */
         void postpone(byte[][] argv);
 

@@ -345,7 +345,8 @@ final class ClientCommand {
     private static String flags(Client c) {
         String flags = (c.isMonitoring() ? "O" : "") + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
                 + (c.isBlocked() ? "b" : "")
-                + (c.isWatchedKeyChanged() ? "d" : "");
+                + (c.isWatchedKeyChanged() ? "d" : "")
+                + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 

@@ -504,7 +504,10 @@ public final class CommandTable {
     static void feedMonitors(Client client, byte[][] argv) {
         Monitors monitors = client.server().monitors();
         if (!monitors.isEmpty()) {
-            String source = client.isScriptCaller() ? Monitors.LUA : client.connection().remoteAddress();
+            // As Redis's replicationFeedMonitors: a UNIX socket's client is "unix:<path>".
+            String source = client.isScriptCaller() ? Monitors.LUA
+                    : client.connection().isUnixSocket() ? "unix:" + client.server().config().unixsocket()
+                    : client.connection().remoteAddress();
             monitors.feed(client.db(), source, argv);
         }
     }

@@ -73,7 +73,6 @@ final class AcceptedDirectives {
         t.bool("tls-session-caching", true, "yes");
         // Strings
         t.string("aclfile", false, "");
-        t.string("unixsocket", false, "");
         t.string("pidfile", false, "");
         t.string("replica-announce-ip", true, "").alias("slave-announce-ip");
         t.string("masteruser", true, "");
@@ -138,7 +137,6 @@ final class AcceptedDirectives {
         t.integer("shutdown-timeout", true, 0, INT_MAX, "10");
         t.integer("repl-diskless-sync-max-replicas", true, 0, INT_MAX, "0");
         t.integer("socket-mark-id", false, 0, 4294967295L, "0");
-        t.directive("unixsocketperm", false, "0", AcceptedDirectives::octalPermissions);
         t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
         t.integer("acllog-max-len", true, 0, LONG_MAX, "128");
         t.integer("cluster-node-timeout", true, 0, LONG_MAX, "15000");
@@ -178,21 +176,6 @@ final class AcceptedDirectives {
             flags.add(flag);
         }
         return String.join(" ", flags);
-    }
-
-    /** unixsocketperm: octal, at most 0777; shown in octal without its leading zero, as Redis's OCTAL_CONFIG. */
-    private static String octalPermissions(List<String> words) {
-        String word = Directive.single(words);
-        long value;
-        try {
-            value = Long.parseLong(word, 8);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("argument couldn't be parsed into an integer");
-        }
-        if (value < 0 || value > 0777) {
-            throw new IllegalArgumentException("argument must be between 0 and 777 inclusive");
-        }
-        return Long.toOctalString(value);
     }
 
     /** maxmemory-clients: a size, or a percentage of maxmemory up to 100%. */

@@ -75,6 +75,8 @@ public final class Config {
 
     public static final String REPLICAOF = "replicaof";
     public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
+    public static final String UNIXSOCKET = "unixsocket";
+    public static final String UNIXSOCKETPERM = "unixsocketperm";
     public static final String LATENCY_TRACKING = "latency-tracking";
     public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
@@ -156,6 +158,9 @@ public final class Config {
         define(new Directive(SLOWLOG_MAX_LEN, "128", true, Directive.integer(0, Long.MAX_VALUE)));
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
+        // A UNIX domain socket to listen on beside TCP ("" none), and its permissions (octal; 0 keeps the umask's).
+        define(new Directive(UNIXSOCKET, "\"\"", false, Directive::single));
+        define(new Directive(UNIXSOCKETPERM, "0", false, Directive::octalPermissions));
         // INFO latencystats: each command's latency histogram, and the percentiles reported.
         define(new Directive(LATENCY_TRACKING, "yes", true, Directive::yesNo));
         define(new Directive(LATENCY_TRACKING_INFO_PERCENTILES, "50 99 99.9", true, Directive::percentiles));
@@ -440,6 +445,16 @@ public final class Config {
     }
 
     /** Microseconds from which a command is logged in the slow log; -1 for none. */
+    /** The path of the UNIX domain socket to listen on, or "" for none. */
+    public String unixsocket() {
+        return values.get(UNIXSOCKET);
+    }
+
+    /** unixsocketperm: the socket file's permission bits, 0 to leave them to the umask. */
+    public int unixsocketPerm() {
+        return Integer.parseInt(values.get(UNIXSOCKETPERM), 8);
+    }
+
     /** Whether each command's latency goes to its histogram (INFO latencystats). */
     public boolean latencyTracking() {
         return latencyTracking;

@@ -73,6 +73,21 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return String.join(" ", out);
     }
 
+    /** unixsocketperm: octal, at most 0777; shown in octal without its leading zero, as Redis's OCTAL_CONFIG. */
+    static String octalPermissions(List<String> words) {
+        String word = Directive.single(words);
+        long value;
+        try {
+            value = Long.parseLong(word, 8);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("argument couldn't be parsed into an integer");
+        }
+        if (value < 0 || value > 0777) {
+            throw new IllegalArgumentException("argument must be between 0 and 777 inclusive");
+        }
+        return Long.toOctalString(value);
+    }
+
     /** A boolean as Redis's yesnotoi reads it. */
     static String yesNo(List<String> words) {
         String word = single(words).toLowerCase(Locale.ROOT);
