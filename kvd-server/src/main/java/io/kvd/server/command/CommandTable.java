@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.store.WrongTypeException;
 
@@ -32,7 +33,7 @@ public final class CommandTable {
             Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
             Map.entry("script", ScriptingCommands.SUBCOMMANDS), Map.entry("function", FunctionCommands.SUBCOMMANDS),
             Map.entry("xinfo", StreamCommands.XINFO), Map.entry("xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS),
-            Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS));
+            Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS), Map.entry("latency", LatencyCommand.SUBCOMMANDS));
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -279,6 +280,7 @@ public final class CommandTable {
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
+            command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
@@ -448,7 +450,9 @@ public final class CommandTable {
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
         }
-        logIfSlow(client, command, argv, (System.nanoTime() - started) / 1000);
+        long micros = (System.nanoTime() - started) / 1000;
+        logIfSlow(client, command, argv, micros);
+        sampleLatency(client, command, argv, micros);
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
         // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
         byte[][] record = client.takeLogRecord();
@@ -477,6 +481,19 @@ public final class CommandTable {
         Client.Connection connection = client.connection();
         server.slowLog().push(SlowLog.redacted(argv), micros, server.databases().now() / 1000,
                 connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
+    }
+
+    /**
+     * Redis's call(): every command that ran (EXEC, and a script's commands, too) is a latency
+     * sample, "fast-command" for a FAST one (a container's subcommand has its own flags), unless
+     * it blocked (Redis samples it when it is served) or is replayed from the AOF.
+     */
+    private static void sampleLatency(Client client, Command command, byte[][] argv, long micros) {
+        LatencyMonitor monitor = client.server().latencyMonitor();
+        long ms = micros / 1000;
+        if (monitor.exceedsThreshold(ms) && !client.isBlocked() && !client.isReplayingAof()) {
+            monitor.addSample(asLookedUp(command, argv).has(FAST) ? "fast-command" : "command", ms);
+        }
     }
 
     /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */

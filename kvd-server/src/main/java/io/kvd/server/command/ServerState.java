@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.store.ActiveExpiryCycle;
@@ -29,6 +30,7 @@ public final class ServerState {
     private final Stats stats = new Stats();
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
+    private final LatencyMonitor latencyMonitor = new LatencyMonitor();
     private final long startedAtMs = System.currentTimeMillis();
     private final Runnable shutdown;
     private boolean shutdownRequested;
@@ -72,12 +74,15 @@ public final class ServerState {
      */
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
-        this.expiryCycle = new ActiveExpiryCycle(databases);
+        this.expiryCycle = new ActiveExpiryCycle(databases, latencyMonitor);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
+        latencyMonitor.setThreshold(config.latencyMonitorThreshold());
         config.onChange(name -> {
             if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
                 keyspaceEvents.configure(config.notifyKeyspaceEvents());
+            } else if (name.equals(Config.LATENCY_MONITOR_THRESHOLD)) {
+                latencyMonitor.setThreshold(config.latencyMonitorThreshold());
             }
         });
         // Lazy and active expiry alike: logged as a DEL, announced as Redis's deleteExpiredKeyAndPropagate does.
@@ -150,6 +155,11 @@ public final class ServerState {
 
     public SlowLog slowLog() {
         return slowLog;
+    }
+
+    /** The latency monitor the run step, the expiry cycle and the AOF sample; LATENCY reads it. */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
     }
 
     public OpsPerSecond opsPerSecond() {

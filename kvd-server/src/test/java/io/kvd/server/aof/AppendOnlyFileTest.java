@@ -40,7 +40,7 @@ class AppendOnlyFileTest {
     }
 
     private AppendOnlyFile aof(FsyncPolicy policy) throws Exception {
-        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy);
+        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
     }
 
     private String fileText() throws Exception {
