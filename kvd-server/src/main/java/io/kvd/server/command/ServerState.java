@@ -75,6 +75,7 @@ public final class ServerState {
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
         this.expiryCycle = new ActiveExpiryCycle(databases, latencyMonitor);
+        databases.useLatencyMonitor(latencyMonitor);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
         latencyMonitor.setThreshold(config.latencyMonitorThreshold());
