@@ -74,8 +74,8 @@ public final class ServerState {
      */
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
-        this.expiryCycle = new ActiveExpiryCycle(databases, latencyMonitor);
         databases.useLatencyMonitor(latencyMonitor);
+        this.expiryCycle = new ActiveExpiryCycle(databases);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
         latencyMonitor.setThreshold(config.latencyMonitorThreshold());
@@ -158,7 +158,7 @@ public final class ServerState {
         return slowLog;
     }
 
-    /** The latency monitor the run step, the expiry cycle and the AOF sample; LATENCY reads it. */
+    /** The latency monitor the run step, expiry, served blocked clients and the AOF sample; LATENCY reads it. */
     public LatencyMonitor latencyMonitor() {
         return latencyMonitor;
     }

@@ -1,7 +1,5 @@
 package io.kvd.server.store;
 
-import io.kvd.server.latency.LatencyMonitor;
-
 /**
  * Active expiry: keys nobody reads again still go once their deadline passes (Redis's
  * activeExpireCycle). A cycle visits each database with keys that have a deadline: it samples 20
@@ -19,7 +17,6 @@ public final class ActiveExpiryCycle {
     static final long FAST_CYCLE_NANOS = 1_000_000;
 
     private final Databases databases;
-    private final LatencyMonitor latency;
     /** Per database. */
     private final long[] averageTtlMs;
     private int nextDb;
@@ -28,10 +25,8 @@ public final class ActiveExpiryCycle {
     private long timeCapReached;
     private long cycleNanos;
 
-    /** @param latency samples each cycle as "expire-cycle" */
-    public ActiveExpiryCycle(Databases databases, LatencyMonitor latency) {
+    public ActiveExpiryCycle(Databases databases) {
         this.databases = databases;
-        this.latency = latency;
         this.averageTtlMs = new long[databases.count()];
     }
 
@@ -93,7 +88,7 @@ public final class ActiveExpiryCycle {
         long elapsed = System.nanoTime() - start;
         cycleNanos += elapsed;
         // Redis's activeExpireCycle samples each cycle it ran, slow or fast, in whole milliseconds.
-        latency.addSampleIfNeeded("expire-cycle", elapsed / 1_000_000);
+        databases.latency.addSampleIfNeeded("expire-cycle", elapsed / 1_000_000);
         return removed;
     }
 

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * The numbered databases SELECT chooses between (Redis's server.db array), and what they share:
  * the clock deadlines are compared with, the change counter the AOF's propagation reads (Redis's
  * server.dirty), the expired-keys count and the listener told of each expired key, and the
- * latency monitor that samples each expired key's removal. Event loop only.
+ * latency monitor that samples expiry. Event loop only.
  */
 public final class Databases {
     /** Told of each key removed because its deadline passed, with its database. */
@@ -48,7 +48,7 @@ public final class Databases {
     long changes;
     long expiredKeys;
     ExpiryListener expiryListener = (db, key) -> { };
-    /** Samples "expire-del"; the server's once it sets it, an off one until then. */
+    /** Samples "expire-del" and "expire-cycle"; the server's once it sets it, an off one until then. */
     LatencyMonitor latency = new LatencyMonitor();
     /** Null while nobody listens (keyspace notifications of new keys off). */
     CreationListener creationListener;
@@ -108,7 +108,7 @@ public final class Databases {
         this.expiryListener = listener;
     }
 
-    /** The server's latency monitor, which samples the removal of each expired key. */
+    /** The server's latency monitor, which samples each expired key's removal and each expiry cycle. */
     public void useLatencyMonitor(LatencyMonitor latency) {
         this.latency = latency;
     }

@@ -1,6 +1,5 @@
 package io.kvd.server.store;
 
-import io.kvd.server.latency.LatencyMonitor;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -13,7 +12,7 @@ class ActiveExpiryCycleTest {
     private static final int HZ = 10;
 
     private final Keyspace keyspace = new Databases(1, 3).get(0);
-    private final ActiveExpiryCycle cycle = new ActiveExpiryCycle(keyspace.databases(), new LatencyMonitor());
+    private final ActiveExpiryCycle cycle = new ActiveExpiryCycle(keyspace.databases());
 
     private void put(String key, long deadline) {
         keyspace.put(key.getBytes(StandardCharsets.UTF_8), new byte[]{'v'}, deadline);
