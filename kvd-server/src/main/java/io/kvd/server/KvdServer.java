@@ -311,7 +311,8 @@ public final class KvdServer implements AutoCloseable {
                     + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
                     + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
         }
-        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()));
+        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()),
+                state.latencyMonitor());
         state.commandLog().setEnabled(true);
         state.databases().setTime(System.currentTimeMillis());
         int expired = 0;

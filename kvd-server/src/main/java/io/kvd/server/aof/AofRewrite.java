@@ -1,6 +1,7 @@
 package io.kvd.server.aof;
 
 import io.kvd.codec.RespWriter;
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
@@ -116,6 +117,7 @@ final class AofRewrite {
     private final AppendOnlyFile aof;
     private final ScheduledExecutorService loop;
     private final Consumer<Boolean> onEnd;
+    private final LatencyMonitor latency;
     private final ExecutorService writer;
     private final AtomicLong inFlight = new AtomicLong();
     /**
@@ -148,8 +150,10 @@ final class AofRewrite {
     private long longestStepCpuNanos;
 
     private AofRewrite(Path file, FileChannel out, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
-                       int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+                       int recordsBeforeStart, ScheduledExecutorService loop, LatencyMonitor latency,
+                       Consumer<Boolean> onEnd) {
         this.file = file;
+        this.latency = latency;
         this.temp = tempFile(file);
         this.out = out;
         this.databases = databases;
@@ -212,14 +216,16 @@ final class AofRewrite {
      * @param libraries the code of each function library, written as FUNCTION LOAD records first
      * @param aof the open AOF, or null when appendonly is off
      * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
+     * @param latency samples the rename over the AOF as "aof-rename"
      * @throws IOException if the temporary file cannot be created
      */
     static AofRewrite start(Path file, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
-                            int recordsBeforeStart, ScheduledExecutorService loop, Consumer<Boolean> onEnd)
-            throws IOException {
+                            int recordsBeforeStart, ScheduledExecutorService loop, LatencyMonitor latency,
+                            Consumer<Boolean> onEnd) throws IOException {
         FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(file, out, databases, libraries, aof, recordsBeforeStart, loop, onEnd);
+        AofRewrite rewrite = new AofRewrite(file, out, databases, libraries, aof, recordsBeforeStart, loop, latency,
+                onEnd);
         if (aof != null) {
             aof.copyWritesTo(rewrite);
         }
@@ -457,7 +463,12 @@ final class AofRewrite {
             if (always) {
                 out.force(true);
             }
+            long renameStarted = latency.isOn() ? System.nanoTime() : 0;
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            // As Redis's backgroundRewriteDoneHandler, which samples its rename(2) of the new file.
+            if (latency.isOn()) {
+                latency.addSampleIfNeeded("aof-rename", (System.nanoTime() - renameStarted) / 1_000_000);
+            }
         } catch (IOException e) {
             fail("Background AOF rewrite failed replacing " + file, e);
             return;

@@ -68,7 +68,7 @@ public final class AofRewriter {
         try {
             state.commandLog().selectAgain();
             running = AofRewrite.start(config.appendFile(), state.databases(), state.functionLibraryCodes(), aof,
-                    state.commandLog().records().readableBytes(), loop, this::ended);
+                    state.commandLog().records().readableBytes(), loop, state.latencyMonitor(), this::ended);
         } catch (IOException e) {
             log.warn("Can't start the AOF rewrite: {}", e.toString());
             state.aofRewrite().started(now);

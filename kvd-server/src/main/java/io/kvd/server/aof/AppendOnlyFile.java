@@ -1,6 +1,7 @@
 package io.kvd.server.aof;
 
 import io.kvd.server.command.CommandLog;
+import io.kvd.server.latency.LatencyMonitor;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Under {@code everysec} the fsync runs on its own thread. If one runs longer than
  * {@link #FSYNC_STALL_NANOS}, writes wait for it (Redis's postponed write, counted as a delayed
  * fsync) rather than pile up ever more unsynced data. Event loop only, except the fsync thread.
+ *
+ * <p>Writes and {@code always} fsyncs are sampled by the latency monitor as Redis's
+ * flushAppendOnlyFile samples them: "aof-write", and "aof-write-pending-fsync" (a background fsync
+ * runs), "aof-write-active-child" (a rewrite runs) or "aof-write-alone"; "aof-fsync-always".
  */
 public final class AppendOnlyFile implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AppendOnlyFile.class);
@@ -38,6 +43,7 @@ public final class AppendOnlyFile implements AutoCloseable {
     /** Replaced once by {@link #switchTo} when a rewrite finishes. */
     private FileChannel channel;
     private final CommandLog commandLog;
+    private final LatencyMonitor latency;
     private FsyncPolicy policy;
     private ExecutorService fsyncThread;
     /** Bytes of the file written and known good: the next write starts here. */
@@ -51,17 +57,20 @@ public final class AppendOnlyFile implements AutoCloseable {
     /** The rewrite running, which gets a copy of every record written; null when none runs. */
     private AofRewrite rewrite;
 
-    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency)
+            throws IOException {
         this.channel = channel;
         this.commandLog = commandLog;
+        this.latency = latency;
         this.policy = policy;
         this.size = channel.size();
     }
 
     /** Opens (creating if need be) the file for appending at its end. */
-    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy) throws IOException {
+    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency)
+            throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        return new AppendOnlyFile(channel, commandLog, policy);
+        return new AppendOnlyFile(channel, commandLog, policy, latency);
     }
 
     /** CONFIG SET appendfsync */
@@ -134,14 +143,17 @@ public final class AppendOnlyFile implements AutoCloseable {
     private boolean write(ByteBuf records) {
         ByteBuffer bytes = records.nioBuffer();
         long position = size;
+        long started = latency.isOn() ? System.nanoTime() : 0;
         try {
             while (bytes.hasRemaining()) {
                 position += channel.write(bytes, position);
             }
         } catch (IOException e) {
+            sampleWrite(started);
             failed("write", e);
             return false;
         }
+        sampleWrite(started);
         size = position;
         if (rewrite != null) {
             rewrite.written(records);
@@ -197,12 +209,33 @@ public final class AppendOnlyFile implements AutoCloseable {
         }
     }
 
+    /** Redis's flushAppendOnlyFile: a write is sampled whether or not it failed, under its circumstance and as "aof-write". */
+    private void sampleWrite(long startedNanos) {
+        if (!latency.isOn()) {
+            return;
+        }
+        long ms = (System.nanoTime() - startedNanos) / 1_000_000;
+        if (policy == FsyncPolicy.EVERYSEC && fsyncInProgress()) {
+            latency.addSampleIfNeeded("aof-write-pending-fsync", ms);
+        } else if (rewrite != null) {
+            // kvd's rewrite, running beside the loop, stands for Redis's rewriting child.
+            latency.addSampleIfNeeded("aof-write-active-child", ms);
+        } else {
+            latency.addSampleIfNeeded("aof-write-alone", ms);
+        }
+        latency.addSampleIfNeeded("aof-write", ms);
+    }
+
     private boolean sync() {
+        long started = latency.isOn() ? System.nanoTime() : 0;
         try {
             channel.force(false);
         } catch (IOException e) {
             failed("fsync", e);
             return false;
+        }
+        if (latency.isOn()) {
+            latency.addSampleIfNeeded("aof-fsync-always", (System.nanoTime() - started) / 1_000_000);
         }
         unsynced = false;
         fsyncFailed = false;

@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ValueType;
@@ -175,11 +176,17 @@ final class BlockedClients {
         Keyspace keyspace = databases.get(key.db());
         for (Blocked blocked : List.copyOf(clients)) {
             long errorsBefore = errorsSent(blocked);
+            LatencyMonitor latency = blocked.client.server().latencyMonitor();
+            long started = latency.isOn() ? System.nanoTime() : 0;
             ValueType type = keyspace.type(key.key());
             boolean served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
                     : blocked.servant.keyGone(blocked.client, key.key());
             if (!served) {
                 continue;
+            }
+            // Redis's updateStatsOnUnblock: the reply to a served client is sampled as "command-unblocking".
+            if (latency.isOn()) {
+                latency.addSampleIfNeeded("command-unblocking", (System.nanoTime() - started) / 1_000_000);
             }
             unblock(blocked);
             answered(blocked, errorsBefore);

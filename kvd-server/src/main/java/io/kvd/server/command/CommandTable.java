@@ -5,6 +5,7 @@ import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.keyspec.KeyProcedures;
 import io.kvd.server.keyspec.KeyReference;
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
@@ -36,7 +37,7 @@ public final class CommandTable {
             Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
             Map.entry("script", ScriptingCommands.SUBCOMMANDS), Map.entry("function", FunctionCommands.SUBCOMMANDS),
             Map.entry("xinfo", StreamCommands.XINFO), Map.entry("xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS),
-            Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS));
+            Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS), Map.entry("latency", LatencyCommand.SUBCOMMANDS));
     private static final Command[] COMMANDS = {
             // connection
             command("ping", -1, flags(FAST, SENTINEL), 0, 0, 0, PING),
@@ -283,6 +284,7 @@ public final class CommandTable {
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
+            command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),
             command("config", -2, flags(), 0, 0, 0, ConfigCommand::config),
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
@@ -475,6 +477,7 @@ public final class CommandTable {
         long nanos = System.nanoTime() - started;
         byte[][] shown = client.takeShownArgv(argv);
         logIfSlow(client, command, shown, nanos / 1000);
+        sampleLatency(client, command, argv, nanos / 1000);
         // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
         if (!client.isReplayingAof()) {
             stats.ran(stats.of(asLookedUp(command, argv).name()), nanos, client.blockedOn() != null,
@@ -546,6 +549,19 @@ public final class CommandTable {
         Client.Connection connection = client.connection();
         server.slowLog().push(argv, micros, server.databases().now() / 1000,
                 connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
+    }
+
+    /**
+     * Redis's call(): every command that ran (EXEC, and a script's commands, too) is a latency
+     * sample, "fast-command" for a FAST one (a container's subcommand has its own flags), unless
+     * it blocked (Redis samples it when it is served) or is replayed from the AOF.
+     */
+    private static void sampleLatency(Client client, Command command, byte[][] argv, long micros) {
+        LatencyMonitor monitor = client.server().latencyMonitor();
+        long ms = micros / 1000;
+        if (monitor.exceedsThreshold(ms) && !client.isBlocked() && !client.isReplayingAof()) {
+            monitor.addSample(asLookedUp(command, argv).has(FAST) ? "fast-command" : "command", ms);
+        }
     }
 
     /** The subcommands of a container command (CLIENT, SCRIPT, ...), or null for any other command. */

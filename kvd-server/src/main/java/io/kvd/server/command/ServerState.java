@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
@@ -38,6 +39,7 @@ public final class ServerState {
     private final OpsPerSecond opsPerSecond = new OpsPerSecond();
     private final SlowLog slowLog = new SlowLog();
     private final Monitors monitors = new Monitors();
+    private final LatencyMonitor latencyMonitor = new LatencyMonitor();
     private final long startedAtMs = System.currentTimeMillis();
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = newReplicationId();
@@ -83,12 +85,16 @@ public final class ServerState {
      */
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
+        databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
+        latencyMonitor.setThreshold(config.latencyMonitorThreshold());
         config.onChange(name -> {
             if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
                 keyspaceEvents.configure(config.notifyKeyspaceEvents());
+            } else if (name.equals(Config.LATENCY_MONITOR_THRESHOLD)) {
+                latencyMonitor.setThreshold(config.latencyMonitorThreshold());
             }
         });
         // Lazy and active expiry alike: logged as a DEL, announced as Redis's deleteExpiredKeyAndPropagate does.
@@ -202,6 +208,11 @@ public final class ServerState {
     /** The clients in monitor mode; the run step feeds them every command it runs. */
     public Monitors monitors() {
         return monitors;
+    }
+
+    /** The latency monitor the run step, expiry, served blocked clients and the AOF sample; LATENCY reads it. */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
     }
 
     public OpsPerSecond opsPerSecond() {

@@ -81,6 +81,7 @@ public final class Config {
     public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
+    public static final String LATENCY_MONITOR_THRESHOLD = "latency-monitor-threshold";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -156,6 +157,8 @@ public final class Config {
         // The slow log: commands that ran this many microseconds or more (-1 none, 0 all), the newest this many.
         define(new Directive(SLOWLOG_LOG_SLOWER_THAN, "10000", true, Directive.integer(-1, Long.MAX_VALUE)));
         define(new Directive(SLOWLOG_MAX_LEN, "128", true, Directive.integer(0, Long.MAX_VALUE)));
+        // The latency monitor: events that took this many milliseconds or more are sampled (0: off).
+        define(new Directive(LATENCY_MONITOR_THRESHOLD, "0", true, Directive.integer(0, Long.MAX_VALUE)));
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
         // A UNIX domain socket to listen on beside TCP ("" none), and its permissions (octal; 0 keeps the umask's).
@@ -186,6 +189,7 @@ public final class Config {
     private long slowlogLogSlowerThan;
     private boolean latencyTracking;
     private long slowlogMaxLen;
+    private long latencyMonitorThreshold;
 
     /** One class of {@code client-output-buffer-limit <class> <hard> <soft> <seconds>}; 0 disables each part. */
     public record OutputBufferLimit(long hardBytes, long softBytes, long softSeconds) {
@@ -474,6 +478,11 @@ public final class Config {
         return slowlogMaxLen;
     }
 
+    /** Milliseconds from which the latency monitor samples an event; 0 when it is off. */
+    public long latencyMonitorThreshold() {
+        return latencyMonitorThreshold;
+    }
+
     /** enable-debug-command: {@code no}, {@code yes} or {@code local}. */
     public String enableDebugCommand() {
         return values.get(ENABLE_DEBUG_COMMAND);
@@ -538,6 +547,7 @@ public final class Config {
         slowlogLogSlowerThan = Long.parseLong(values.get(SLOWLOG_LOG_SLOWER_THAN));
         slowlogMaxLen = Long.parseLong(values.get(SLOWLOG_MAX_LEN));
         latencyTracking = values.get(LATENCY_TRACKING).equals("yes");
+        latencyMonitorThreshold = Long.parseLong(values.get(LATENCY_MONITOR_THRESHOLD));
     }
 
     /** The limit of {@code clientClass} in client-output-buffer-limit's words (every class, in order). */

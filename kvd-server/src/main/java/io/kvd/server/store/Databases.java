@@ -1,11 +1,14 @@
 package io.kvd.server.store;
 
+import io.kvd.server.latency.LatencyMonitor;
+
 import java.util.function.Consumer;
 
 /**
  * The numbered databases SELECT chooses between (Redis's server.db array), and what they share:
  * the clock deadlines are compared with, the change counter the AOF's propagation reads (Redis's
- * server.dirty), the expired-keys count and the listener told of each expired key. Event loop only.
+ * server.dirty), the expired-keys count and the listener told of each expired key, and the
+ * latency monitor that samples expiry. Event loop only.
  */
 public final class Databases {
     /** Told of each key removed because its deadline passed, with its database. */
@@ -45,6 +48,8 @@ public final class Databases {
     long changes;
     long expiredKeys;
     ExpiryListener expiryListener = (db, key) -> { };
+    /** Samples "expire-del" and "expire-cycle"; the server's once it sets it, an off one until then. */
+    LatencyMonitor latency = new LatencyMonitor();
     /** Null while nobody listens (keyspace notifications of new keys off). */
     CreationListener creationListener;
     /** Null while no key is watched. */
@@ -101,6 +106,11 @@ public final class Databases {
 
     public void onExpired(ExpiryListener listener) {
         this.expiryListener = listener;
+    }
+
+    /** The server's latency monitor, which samples each expired key's removal and each expiry cycle. */
+    public void useLatencyMonitor(LatencyMonitor latency) {
+        this.latency = latency;
     }
 
     /** Tells {@code listener} of every key created from now on; null stops it. */

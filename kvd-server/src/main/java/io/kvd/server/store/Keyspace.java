@@ -1,5 +1,7 @@
 package io.kvd.server.store;
 
+import io.kvd.server.latency.LatencyMonitor;
+
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -734,9 +736,7 @@ public final class Keyspace {
     private int lookup(byte[] key, int hash) {
         int id = table.find(key, hash);
         if (id != 0 && isDue(id)) {
-            delete(id, hash);
-            databases.expiredKeys++;
-            databases.expiryListener.expired(index, key);
+            deleteExpired(id, hash, key);
             return 0;
         }
         return id;
@@ -757,11 +757,20 @@ public final class Keyspace {
         if (!isDue(id)) {
             return false;
         }
-        byte[] key = slab.key(id);
-        delete(id, slab.hash(id));
+        deleteExpired(id, slab.hash(id), slab.key(id));
+        return true;
+    }
+
+    /** Redis's deleteExpiredKeyAndPropagate: the removal is sampled as "expire-del", then counted and announced. */
+    private void deleteExpired(int id, int hash, byte[] key) {
+        LatencyMonitor latency = databases.latency;
+        long started = latency.isOn() ? System.nanoTime() : 0;
+        delete(id, hash);
+        if (latency.isOn()) {
+            latency.addSampleIfNeeded("expire-del", (System.nanoTime() - started) / 1_000_000);
+        }
         databases.expiredKeys++;
         databases.expiryListener.expired(index, key);
-        return true;
     }
 
     private void delete(int id, int hash) {

@@ -1,5 +1,6 @@
 package io.kvd.server.aof;
 
+import io.kvd.server.latency.LatencyMonitor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ class AppendOnlyFileTest {
     }
 
     private AppendOnlyFile aof(FsyncPolicy policy) throws Exception {
-        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy);
+        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
     }
 
     private String fileText() throws Exception {
@@ -57,6 +58,17 @@ class AppendOnlyFileTest {
         assertThat(channel.writes).isEqualTo(1);
         assertThat(channel.forces).isEqualTo(1);
         assertThat(fileText()).isEqualTo(records(cmd("SELECT", "0"), cmd("SET", "a", "1"), cmd("SET", "b", "2"), cmd("INCR", "a")));
+    }
+
+    @Test
+    void aSlowWriteAndFsyncAreLatencySamplesAsRedisNamesThem() throws Exception {
+        AppendOnlyFile aof = aof(FsyncPolicy.ALWAYS);
+        kvd.server.latencyMonitor().setThreshold(2);
+        channel.delayMs = 2;
+        kvd.call("SET", "a", "1");
+        assertThat(aof.commit()).isTrue();
+        assertThat(kvd.server.latencyMonitor().latest()).extracting(LatencyMonitor.Latest::event)
+                .containsExactly("aof-write-alone", "aof-write", "aof-fsync-always");
     }
 
     @Test

@@ -8,7 +8,10 @@ import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 
-/** A real file channel whose writes and fsyncs fail on demand, as a full or broken disk makes them; counts them. */
+/**
+ * A real file channel whose writes and fsyncs fail on demand, as a full or broken disk makes them,
+ * or take as long as a slow disk's; counts them.
+ */
 final class FailingFileChannel extends FileChannel {
     private final FileChannel file;
     String writeFailure;
@@ -17,6 +20,8 @@ final class FailingFileChannel extends FileChannel {
     int forces;
     /** Bytes a failing write still puts on disk before it fails (a partial write). */
     int partialBytes;
+    /** Milliseconds each write and fsync takes at least. */
+    long delayMs;
 
     FailingFileChannel(FileChannel file) {
         this.file = file;
@@ -25,6 +30,7 @@ final class FailingFileChannel extends FileChannel {
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
         writes++;
+        delay();
         if (writeFailure != null) {
             if (partialBytes > 0) {
                 ByteBuffer part = src.duplicate();
@@ -36,9 +42,21 @@ final class FailingFileChannel extends FileChannel {
         return file.write(src, position);
     }
 
+    private void delay() throws IOException {
+        if (delayMs > 0) {
+            try {
+                Thread.sleep(delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+    }
+
     @Override
     public void force(boolean metaData) throws IOException {
         forces++;
+        delay();
         if (forceFailure != null) {
             throw new IOException(forceFailure);
         }
