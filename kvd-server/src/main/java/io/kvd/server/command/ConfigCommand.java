@@ -1,7 +1,13 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,8 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** CONFIG GET | SET | RESETSTAT | HELP over kvd's directives (see {@link Config}). */
+/** CONFIG GET | SET | RESETSTAT | REWRITE | HELP over kvd's directives (see {@link Config}). */
 final class ConfigCommand {
+    private static final Logger log = LoggerFactory.getLogger(ConfigCommand.class);
     static final Subcommands SUBCOMMANDS = new Subcommands("config")
             .add("get", -3, Subcommands.NOSCRIPT, ConfigCommand::get,
                     "GET <pattern>",
@@ -21,6 +28,9 @@ final class ConfigCommand {
             .add("resetstat", 2, Subcommands.NOSCRIPT, ConfigCommand::resetstat,
                     "RESETSTAT",
                     "    Reset statistics reported by the INFO command.")
+            .add("rewrite", 2, Subcommands.NOSCRIPT, ConfigCommand::rewrite,
+                    "REWRITE",
+                    "    Rewrite the configuration file.")
             .withHelp();
 
     private ConfigCommand() {
@@ -116,6 +126,24 @@ final class ConfigCommand {
         server.stats().reset();
         server.opsPerSecond().reset();
         server.databases().resetExpiredKeys();
+        client.reply().ok();
+    }
+
+    /** CONFIG REWRITE: the file kvd started from, rewritten as Redis's configRewriteCommand does. */
+    private static void rewrite(Client client, byte[][] argv) {
+        Config config = client.server().config();
+        Path file = config.configFile();
+        if (file == null) {
+            throw new CommandError("ERR The server is running without a config file");
+        }
+        try {
+            ConfigRewrite.rewriteFile(file, config);
+        } catch (IOException e) {
+            String reason = ConfigRewrite.reason(e);
+            log.warn("CONFIG-REWRITE failed: {}", reason);
+            throw new CommandError("ERR Rewriting config file: " + reason);
+        }
+        log.info("CONFIG REWRITE executed with success.");
         client.reply().ok();
     }
 

@@ -102,27 +102,27 @@ public final class Config {
         define(new Directive(BUSY_REPLY_THRESHOLD, "5000", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(DIR, ".", false, Directive::single));
         define(new Directive(APPENDONLY, "yes", false, Directive::yesNo));
-        define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
+        define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName, Directive.Form.STRING));
         define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
         define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE)));
-        define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
-        define(new Directive(CLIENT_QUERY_SLICE, "16kb", true, Directive.memory(1024, Integer.MAX_VALUE)));
-        define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
+        define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(CLIENT_QUERY_SLICE, "16kb", true, Directive.memory(1024, Integer.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
-        define(new Directive(LOGFILE, "\"\"", false, Directive::single));
+        define(new Directive(LOGFILE, "\"\"", false, Directive::single, Directive.Form.STRING));
         define(new Directive(DATABASES, "16", false, Directive.integer(1, 1 << 16)));
         // Redis 7.0's built-in defaults (its sample redis.conf sets 128 hash entries).
         define(new Directive(HASH_MAX_LISTPACK_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.memory(0, Integer.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(SET_MAX_INTSET_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(LIST_MAX_LISTPACK_SIZE, "-2", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // Accepted for redis.conf's sake; kvd compresses no list node.
         define(new Directive(LIST_COMPRESS_DEPTH, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
-        define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.memory(0, Integer.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
         // Checked as Redis checks it; kvd writes no snapshot yet, so its default saves nothing.
         define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
@@ -130,23 +130,23 @@ public final class Config {
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE)));
+        define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE), Directive.Form.MEMORY));
         // Redis's defaults; kvd has no replicas, so the slave class is kept only to be shown.
         define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0 slave 256mb 64mb 60 pubsub 32mb 8mb 60", true,
                 Directive::outputBufferLimit));
-        define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
+        define(new Directive(REQUIREPASS, "\"\"", true, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(PROTECTED_MODE, "yes", true, Directive::yesNo));
         define(new Directive(CLUSTER_ENABLED, "no", false, Directive::yesNo));
-        define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single));
-        define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single));
+        define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single, Directive.Form.STRING));
+        define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         // TLS: read once at start; the files are paths, so none of them changes at run time.
         define(new Directive(TLS_PORT, "0", false, Directive.integer(0, 65535)));
-        define(new Directive(TLS_CERT_FILE, "\"\"", false, Directive::single));
-        define(new Directive(TLS_KEY_FILE, "\"\"", false, Directive::single));
-        define(new Directive(TLS_KEY_FILE_PASS, "\"\"", false, Directive::single));
-        define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single));
+        define(new Directive(TLS_CERT_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_KEY_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_KEY_FILE_PASS, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(TLS_AUTH_CLIENTS, "yes", false, Directive.oneOf("yes", "no", "optional")));
-        define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
+        define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols, Directive.Form.OPTIONAL_STRING));
         define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
                 words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
         // The slow log: commands that ran this many microseconds or more (-1 none, 0 all), the newest this many.
@@ -161,6 +161,8 @@ public final class Config {
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
+    private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
     // Parsed once per change: the request path reads these for every command.
     private long clientOutputSoftLimit;
@@ -199,6 +201,7 @@ public final class Config {
     public static Config load(Path file, List<String> options) throws ConfigException {
         Config config = new Config();
         if (file != null) {
+            config.configFile = file.toAbsolutePath();
             List<String> lines;
             try {
                 lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -256,12 +259,17 @@ public final class Config {
         for (String name : INERT) {
             Directive d = DIRECTIVES.get(name);
             String value = values.get(name);
-            if (!value.equals(d.parse(Directive.split(d.defaultText())))) {
+            if (!value.equals(d.defaultValue())) {
                 settings.add(name + " " + value);
             }
         }
         settings.sort(null);
         return settings;
+    }
+
+    /** The file kvd was started from, as an absolute path (CONFIG REWRITE rewrites it); null when none. */
+    public Path configFile() {
+        return configFile;
     }
 
     /** The value as CONFIG GET shows it. */

@@ -7,9 +7,33 @@ import java.util.function.Function;
 
 /**
  * One configuration directive: its default as written in kvd.conf, whether CONFIG SET may change
- * it, and how its words become the normalized value CONFIG GET shows (or why they cannot).
+ * it, how its words become the normalized value CONFIG GET shows (or why they cannot), and how
+ * CONFIG REWRITE writes that value back.
  */
-public record Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser) {
+public record Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser,
+                        Form form) {
+
+    /** How CONFIG REWRITE writes a value, as Redis's rewrite function of the config's type (config.c). */
+    public enum Form {
+        /** As CONFIG GET shows it: booleans, enumerations, integers. */
+        PLAIN,
+        /** A size, in gb, mb or kb where one divides it (rewriteConfigFormatMemory); a percentage as n%. */
+        MEMORY,
+        /** Quoted and escaped as sdscatrepr does (rewriteConfigStringOption). */
+        STRING,
+        /** A string that is unset when empty (Redis's EMPTY_STRING_IS_NULL): then its lines are removed. */
+        OPTIONAL_STRING
+    }
+
+    /** A directive CONFIG REWRITE writes as CONFIG GET shows it. */
+    public Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser) {
+        this(name, defaultText, mutable, parser, Form.PLAIN);
+    }
+
+    /** The value of {@link #defaultText}, normalized as CONFIG GET shows values. */
+    public String defaultValue() {
+        return parse(split(defaultText));
+    }
 
     /** Normalizes the words after the name; IllegalArgumentException says what is wrong. */
     public String parse(List<String> words) {
