@@ -7,8 +7,10 @@ import io.kvd.server.store.EncodingLimits;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The server's directives: a Redis-style file ({@code name value} per line, '#' comments), then
@@ -202,15 +205,7 @@ public final class Config {
         Config config = new Config();
         if (file != null) {
             config.configFile = file.toAbsolutePath();
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new ConfigException(file + ": cannot read: " + e.getMessage());
-            }
-            for (int i = 0; i < lines.size(); i++) {
-                config.applyLine(lines.get(i), file + ":" + (i + 1));
-            }
+            config.applyFile(file);
         }
         StringBuilder line = new StringBuilder();
         for (String option : options) {
@@ -527,6 +522,53 @@ public final class Config {
                 ? Directive.mergeOutputBufferLimits(values.get(CLIENT_OUTPUT_BUFFER_LIMIT), parsed) : parsed;
     }
 
+    /** Applies a file's lines in order, as Redis's loadServerConfig; a missing file stops the start with Redis's text. */
+    private void applyFile(Path file) throws ConfigException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("Fatal error, can't open config file '" + file + "': " + ConfigRewrite.reason(e));
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            applyLine(lines.get(i), file + ":" + (i + 1));
+        }
+    }
+
+    /**
+     * {@code include path}: the files it names are read in its place, a relative path from the
+     * working directory. A path with glob characters names the files it matches, in order, and
+     * none is no error (Redis's include of an empty conf.d); a plain path must exist.
+     */
+    private void include(String path) throws ConfigException {
+        if (path.indexOf('*') < 0 && path.indexOf('?') < 0 && path.indexOf('[') < 0) {
+            applyFile(Path.of(path));
+            return;
+        }
+        Path pattern = Path.of(path);
+        List<Path> matches = List.of(pattern.isAbsolute() ? pattern.getRoot() : Path.of(""));
+        for (Path component : pattern) {
+            PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + component);
+            List<Path> next = new ArrayList<>();
+            for (Path base : matches) {
+                // As glob(3): a wildcard does not match a leading dot.
+                try (Stream<Path> entries = Files.list(base.toString().isEmpty() ? Path.of(".") : base)) {
+                    entries.map(Path::getFileName)
+                            .filter(name -> matcher.matches(name) && (!name.toString().startsWith(".")
+                                    || component.toString().startsWith(".")))
+                            .sorted()
+                            .forEach(name -> next.add(base.resolve(name)));
+                } catch (IOException e) {
+                    // An unreadable directory matches nothing, as glob(3) without GLOB_ERR.
+                }
+            }
+            matches = next;
+        }
+        for (Path match : matches) {
+            applyFile(match);
+        }
+    }
+
     private void applyLine(String line, String where) throws ConfigException {
         String trimmed = line.strip();
         if (trimmed.isEmpty() || trimmed.startsWith("#")) {
@@ -534,9 +576,16 @@ public final class Config {
         }
         List<String> words = Directive.split(trimmed);
         if (words == null) {
-            throw new ConfigException(where + ": unbalanced quotes in '" + trimmed + "'");
+            throw new ConfigException(where + ": Unbalanced quotes in configuration line");
         }
         String name = words.get(0).toLowerCase(Locale.ROOT);
+        if (name.equals("include")) {
+            if (words.size() != 2) {
+                throw new ConfigException(where + ": include: wrong number of arguments");
+            }
+            include(words.get(1));
+            return;
+        }
         Directive d = directive(name);
         if (d == null) {
             throw new ConfigException(where + ": unknown directive '" + name + "'");

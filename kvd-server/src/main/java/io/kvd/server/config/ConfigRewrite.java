@@ -141,9 +141,9 @@ public final class ConfigRewrite {
         String value = config.get(name);
         switch (name) {
             case Config.SAVE -> rewriteSave(value);
-            case Config.DIR -> rewriteLine(name, name + " " + repr(realPath(config.dir())), true);
+            case Config.DIR -> rewriteLine(name, name + " " + Directive.quote(realPath(config.dir())), true);
             case Config.CLIENT_OUTPUT_BUFFER_LIMIT -> rewriteOutputBufferLimits(d, value);
-            case Config.NOTIFY_KEYSPACE_EVENTS -> rewriteLine(name, name + " " + repr(value), !value.isEmpty());
+            case Config.NOTIFY_KEYSPACE_EVENTS -> rewriteLine(name, name + " " + Directive.quote(value), !value.isEmpty());
             // kvd is always a master: Redis removes replicaof lines from a master's file.
             case Config.REPLICAOF -> rewritten.add(name);
             // Always written, as Redis's rewriteConfigLatencyTrackingInfoPercentilesOutputOption.
@@ -159,12 +159,12 @@ public final class ConfigRewrite {
             case PLAIN -> rewriteLine(name, name + " " + value, changed);
             case MEMORY -> rewriteLine(name, name + " " + (value.endsWith("%") ? value : memory(Long.parseLong(value))),
                     changed);
-            case STRING -> rewriteLine(name, name + " " + repr(value), changed);
+            case STRING -> rewriteLine(name, name + " " + Directive.quote(value), changed);
             case OPTIONAL_STRING -> {
                 if (value.isEmpty()) {
                     rewritten.add(name);
                 } else {
-                    rewriteLine(name, name + " " + repr(value), true);
+                    rewriteLine(name, name + " " + Directive.quote(value), true);
                 }
             }
         }
@@ -268,30 +268,6 @@ public final class ConfigRewrite {
             return bytes / 1024 + "kb";
         }
         return String.valueOf(bytes);
-    }
-
-    /** sdscatrepr: double-quoted, with C escapes and \xHH for bytes that are not printable ASCII. */
-    static String repr(String value) {
-        StringBuilder out = new StringBuilder("\"");
-        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xff;
-            switch (c) {
-                case '\\', '"' -> out.append('\\').append((char) c);
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case 7 -> out.append("\\a");
-                case '\b' -> out.append("\\b");
-                default -> {
-                    if (c >= 0x20 && c < 0x7f) {
-                        out.append((char) c);
-                    } else {
-                        out.append(String.format("\\x%02x", c));
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 
     /** The directory as Redis's getcwd() names it after chdir to dir: absolute, links resolved. */
