@@ -11,6 +11,7 @@ import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
 import io.kvd.server.config.Config;
+import io.kvd.server.config.IoErrors;
 import io.kvd.server.store.Databases;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +62,8 @@ public final class KvdServer implements AutoCloseable {
     private long commandsAtFastExpiry = -1;
     private int port;
     private int tlsPort;
+    /** The pid file this server wrote, removed when it stops; null if none. */
+    private Path writtenPidFile;
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
@@ -142,6 +146,9 @@ public final class KvdServer implements AutoCloseable {
                 aof.close();
             }
             state.closeScripts();
+            if (writtenPidFile != null) {
+                removePidFile(writtenPidFile);
+            }
         });
         // A short quiet period: the closes above finish asynchronously (with io_uring, on a later
         // completion) and their last tasks must still find the loop accepting work.
@@ -185,10 +192,36 @@ public final class KvdServer implements AutoCloseable {
                 aof.setPolicy(FsyncPolicy.named(config.appendfsync()));
             }
         });
+        if (config.pidfile() != null) {
+            writePidFile(config.pidfile());
+        }
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
         // Redis's line, which tools that start a server wait for.
         log.info("Ready to accept connections");
+    }
+
+    /**
+     * Writes the process id and a newline to {@code pidfile}, as Redis's createPidFile: once the
+     * server listens, before it says it is ready; a failure is only logged.
+     */
+    private void writePidFile(Path pidfile) {
+        try {
+            Files.writeString(pidfile, ProcessHandle.current().pid() + "\n");
+            writtenPidFile = pidfile;
+        } catch (IOException e) {
+            log.warn("Failed to write PID file: {}", IoErrors.strerror(e));
+        }
+    }
+
+    /** Removes the pid file at a clean stop, as Redis's prepareForShutdown. */
+    private void removePidFile(Path pidfile) {
+        log.info("Removing the pid file.");
+        try {
+            Files.deleteIfExists(pidfile);
+        } catch (IOException e) {
+            log.warn("Failed to remove PID file: {}", IoErrors.strerror(e));
+        }
     }
 
     /** Loads the AOF if appendonly is on, after removing what an unfinished rewrite left. */

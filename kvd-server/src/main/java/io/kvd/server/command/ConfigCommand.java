@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
+import io.kvd.server.config.IoErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,7 +140,7 @@ final class ConfigCommand {
         try {
             ConfigRewrite.rewriteFile(file, config);
         } catch (IOException e) {
-            String reason = ConfigRewrite.reason(e);
+            String reason = IoErrors.strerror(e);
             log.warn("CONFIG-REWRITE failed: {}", reason);
             throw new CommandError("ERR Rewriting config file: " + reason);
         }

@@ -75,7 +75,6 @@ final class AcceptedDirectives {
         // Strings
         t.string("aclfile", false, "");
         t.optionalString("unixsocket", false);
-        t.optionalString("pidfile", false);
         t.optionalString("replica-announce-ip", true).alias("slave-announce-ip");
         t.optionalString("masteruser", true);
         t.optionalString("masterauth", true);

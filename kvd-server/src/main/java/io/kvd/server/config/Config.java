@@ -45,6 +45,7 @@ public final class Config {
     public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
     public static final String LOGLEVEL = "loglevel";
     public static final String LOGFILE = "logfile";
+    public static final String PIDFILE = "pidfile";
     public static final String DATABASES = "databases";
     public static final String HASH_MAX_LISTPACK_ENTRIES = "hash-max-listpack-entries";
     public static final String HASH_MAX_LISTPACK_VALUE = "hash-max-listpack-value";
@@ -114,6 +115,7 @@ public final class Config {
         define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
         define(new Directive(LOGFILE, "\"\"", false, Directive::single, Directive.Form.STRING));
+        define(new Directive(PIDFILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(DATABASES, "16", false, Directive.integer(1, 1 << 16)));
         // Redis 7.0's built-in defaults (its sample redis.conf sets 128 hash entries).
         define(new Directive(HASH_MAX_LISTPACK_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
@@ -454,8 +456,16 @@ public final class Config {
         return values.get(LOGLEVEL);
     }
 
-    public String logfile() {
-        return values.get(LOGFILE);
+    /** The log file, a relative path taken from dir as Redis's after its chdir; null for standard output. */
+    public Path logfile() {
+        String logfile = values.get(LOGFILE);
+        return logfile.isEmpty() ? null : dir().resolve(logfile);
+    }
+
+    /** The file kvd writes its process id to while it runs, relative to dir as logfile; null for none. */
+    public Path pidfile() {
+        String pidfile = values.get(PIDFILE);
+        return pidfile.isEmpty() ? null : dir().resolve(pidfile);
     }
 
     /** The static slot map of cluster-config-file with cluster-enabled yes; null with cluster-enabled no. */
@@ -528,7 +538,7 @@ public final class Config {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ConfigException("Fatal error, can't open config file '" + file + "': " + ConfigRewrite.reason(e));
+            throw new ConfigException("Fatal error, can't open config file '" + file + "': " + IoErrors.strerror(e));
         }
         for (int i = 0; i < lines.size(); i++) {
             applyLine(lines.get(i), file + ":" + (i + 1));

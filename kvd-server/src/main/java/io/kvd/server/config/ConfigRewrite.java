@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -79,18 +77,6 @@ public final class ConfigRewrite {
         try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
             directory.force(true);
         }
-    }
-
-    /** What strerror() says of the failure, as Redis's reply and log name it. */
-    public static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "Permission denied";
-        } else if (e instanceof NoSuchFileException) {
-            return "No such file or directory";
-        } else if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return e.getMessage();
     }
 
     /**

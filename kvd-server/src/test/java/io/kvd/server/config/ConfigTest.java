@@ -89,7 +89,7 @@ class ConfigTest {
 
     @Test
     void emptyQuotedValueIsTheEmptyString() throws Exception {
-        assertThat(Config.load(null, List.of("--logfile", "")).logfile()).isEmpty();
+        assertThat(Config.load(null, List.of("--logfile", "")).get(Config.LOGFILE)).isEmpty();
     }
 
     @Test
