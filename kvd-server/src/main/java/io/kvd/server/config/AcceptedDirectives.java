@@ -1,8 +1,10 @@
 package io.kvd.server.config;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -167,18 +169,28 @@ final class AcceptedDirectives {
         return name;
     }
 
-    /** shutdown-on-sigint and -sigterm: any of Redis's SHUTDOWN flags, or default. */
+    /** Redis's SHUTDOWN flags in its enum's order, the order CONFIG GET shows them in. */
+    private static final List<String> SHUTDOWN_FLAGS = List.of("save", "nosave", "now", "force");
+
+    /**
+     * shutdown-on-sigint and -sigterm: any of Redis's SHUTDOWN flags, or default (none), as its
+     * multi-argument enum reads them: shown in the enum's order, SAVE and NOSAVE not together.
+     */
     private static String shutdownFlags(List<String> words) {
-        List<String> flags = new ArrayList<>();
+        Set<String> given = new HashSet<>();
         for (String word : String.join(" ", words).trim().split("\\s+")) {
             String flag = word.toLowerCase(Locale.ROOT);
-            if (!List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+            if (!flag.equals("default") && !SHUTDOWN_FLAGS.contains(flag)) {
                 throw new IllegalArgumentException(
                         "argument(s) must be one of the following: default, save, nosave, now, force");
             }
-            flags.add(flag);
+            given.add(flag);
         }
-        return String.join(" ", flags);
+        if (given.contains("save") && given.contains("nosave")) {
+            throw new IllegalArgumentException("shutdown options SAVE and NOSAVE can't be used simultaneously");
+        }
+        List<String> flags = SHUTDOWN_FLAGS.stream().filter(given::contains).toList();
+        return flags.isEmpty() ? "default" : String.join(" ", flags);
     }
 
     /** unixsocketperm: octal, at most 0777; shown in octal without its leading zero, as Redis's OCTAL_CONFIG. */

@@ -178,4 +178,20 @@ class ConfigCommandTest {
                 + "+REWRITE\r\n+    Rewrite the configuration file.\r\n"
                 + "+HELP\r\n+    Prints this help.\r\n");
     }
+
+    @Test
+    void shutdownSignalFlagsShowInRedisOrderAndSaveExcludesNosave() {
+        assertThat(kvd.call("CONFIG", "SET", "shutdown-on-sigint", "force now save")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "shutdown-on-sigint"))
+                .isEqualTo("*2\r\n$18\r\nshutdown-on-sigint\r\n$14\r\nsave now force\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "shutdown-on-sigterm", "default nosave")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "GET", "shutdown-on-sigterm"))
+                .isEqualTo("*2\r\n$19\r\nshutdown-on-sigterm\r\n$6\r\nnosave\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "shutdown-on-sigint", "save nosave")).isEqualTo("-ERR CONFIG SET failed"
+                + " (possibly related to argument 'shutdown-on-sigint') - shutdown options SAVE and NOSAVE can't be used"
+                + " simultaneously\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "shutdown-on-sigint", "")).isEqualTo("-ERR CONFIG SET failed"
+                + " (possibly related to argument 'shutdown-on-sigint') - argument(s) must be one of the following:"
+                + " default, save, nosave, now, force\r\n");
+    }
 }
