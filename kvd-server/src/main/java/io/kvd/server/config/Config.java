@@ -166,6 +166,7 @@ public final class Config {
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final List<UserLine> userLines = new ArrayList<>();
     /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
     private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
@@ -222,6 +223,7 @@ public final class Config {
             }
         }
         config.applyLine(line.toString(), "command line");
+        config.checkUserLines();
         config.parseHotValues();
         config.cluster = config.readClusterTopology();
         return config;
@@ -532,6 +534,30 @@ public final class Config {
                 ? Directive.mergeOutputBufferLimits(values.get(CLIENT_OUTPUT_BUFFER_LIMIT), parsed) : parsed;
     }
 
+    /**
+     * {@code user} lines, as CONFIG REWRITE writes the default user: kvd has only that user, whose
+     * password is requirepass, so a line is accepted when it says the same (Redis applies them after
+     * the rest of the file, so this checks them then).
+     */
+    private void checkUserLines() throws ConfigException {
+        String password = values.get(REQUIREPASS);
+        for (UserLine user : userLines) {
+            Set<String> rules = new HashSet<>(user.words());
+            boolean matches = user.words().size() == 6 && user.words().get(0).equals("default")
+                    && rules.containsAll(List.of("on", "~*", "&*", "+@all"))
+                    && rules.contains(password.isEmpty() ? "nopass" : "#" + ConfigRewrite.sha256(password));
+            if (!matches) {
+                throw new ConfigException(user.where() + ": user: kvd has only the default user, on with every"
+                        + " key, channel and command, whose password is requirepass: 'user default on nopass ~* &* +@all'"
+                        + " or 'user default on #<SHA-256 of requirepass> ~* &* +@all'");
+            }
+        }
+    }
+
+    /** A {@code user} line's words after the directive, and where it was read. */
+    private record UserLine(List<String> words, String where) {
+    }
+
     /** Applies a file's lines in order, as Redis's loadServerConfig; a missing file stops the start with Redis's text. */
     private void applyFile(Path file) throws ConfigException {
         List<String> lines;
@@ -589,6 +615,10 @@ public final class Config {
             throw new ConfigException(where + ": Unbalanced quotes in configuration line");
         }
         String name = words.get(0).toLowerCase(Locale.ROOT);
+        if (name.equals("user")) {
+            userLines.add(new UserLine(words.subList(1, words.size()), where));
+            return;
+        }
         if (name.equals("include")) {
             if (words.size() != 2) {
                 throw new ConfigException(where + ": include: wrong number of arguments");

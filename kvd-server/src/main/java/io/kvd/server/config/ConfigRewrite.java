@@ -265,7 +265,8 @@ public final class ConfigRewrite {
         }
     }
 
-    private static String sha256(String password) {
+    /** The SHA-256 of the password in hex, as ACL rules name a password ({@code #<hex>}). */
+    static String sha256(String password) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             return HexFormat.of().formatHex(digest.digest(password.getBytes(StandardCharsets.UTF_8)));

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * CONFIG REWRITE's text. Each expected file is what redis-server 7.0.15 wrote for the same file and
@@ -163,6 +164,31 @@ class ConfigRewriteTest {
         assertThat(ConfigRewrite.memory(1536L * 1024)).isEqualTo("1536kb");
         assertThat(ConfigRewrite.memory(64L << 20)).isEqualTo("64mb");
         assertThat(ConfigRewrite.memory(4L << 30)).isEqualTo("4gb");
+    }
+
+    @Test
+    void theRewrittenFileStartsKvdWithTheSameValues() throws Exception {
+        Config config = load("hz 20\nsave 60 1\nhash-max-ziplist-value 32\n");
+        config.set("requirepass", "se cret");
+        config.set("maxmemory-clients", "10%");
+        config.set("client-output-buffer-limit", "pubsub 1mb 2kb 3");
+        config.set("masterauth", "a \"b\"\n\u00e9");
+        Path file = dir.resolve("kvd.conf");
+        ConfigRewrite.rewriteFile(file, config);
+        Config restarted = Config.load(file, List.of());
+        for (Directive d : Config.directives()) {
+            assertThat(restarted.get(d.name())).as(d.name()).isEqualTo(config.get(d.name()));
+        }
+    }
+
+    @Test
+    void aUserLineThatIsNotTheDefaultUserWithRequirepassStopsTheStart() throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "requirepass pw\nuser default on nopass ~* &* +@all\n");
+        assertThatThrownBy(() -> Config.load(file, List.of())).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(file + ":2: user: kvd has only the default user");
+        Files.writeString(file, "user alice on nopass ~* &* +@all\n");
+        assertThatThrownBy(() -> Config.load(file, List.of())).isInstanceOf(ConfigException.class);
     }
 
     private Config load(String text) throws Exception {
