@@ -138,7 +138,7 @@ final class ConfigCommand {
             throw new CommandError("ERR The server is running without a config file");
         }
         try {
-            ConfigRewrite.rewriteFile(file, config);
+            ConfigRewrite.rewriteFile(file, config, false);
         } catch (IOException e) {
             String reason = IoErrors.strerror(e);
             log.warn("CONFIG-REWRITE failed: {}", reason);

@@ -38,6 +38,8 @@ public final class ConfigRewrite {
     private static final String ACLFILE = "aclfile";
 
     private final Config config;
+    /** Every directive written, at its default or not (DEBUG CONFIG-REWRITE-FORCE-ALL, Redis's force_write). */
+    private final boolean writeDefaults;
     private final List<String> lines = new ArrayList<>();
     /** Each option named in the old file to the numbers of its lines not yet reused (Redis's option_to_line). */
     private final Map<String, ArrayDeque<Integer>> optionLines = new LinkedHashMap<>();
@@ -45,22 +47,24 @@ public final class ConfigRewrite {
     private final Set<String> rewritten = new HashSet<>();
     private boolean needsSignature = true;
 
-    private ConfigRewrite(Config config) {
+    private ConfigRewrite(Config config, boolean writeDefaults) {
         this.config = config;
+        this.writeDefaults = writeDefaults;
     }
 
     /**
      * Rewrites {@code file} for {@code config}, atomically as Redis's rewriteConfigOverwriteFile: a
      * temporary file beside it, written and synced, renamed over it, then the directory synced.
+     * With {@code writeDefaults} every directive is written, at its default too.
      */
-    public static void rewriteFile(Path file, Config config) throws IOException {
+    public static void rewriteFile(Path file, Config config, boolean writeDefaults) throws IOException {
         String oldText;
         try {
             oldText = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
             oldText = null;
         }
-        byte[] content = rewrite(oldText, config).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] content = rewrite(oldText, config, writeDefaults).getBytes(StandardCharsets.ISO_8859_1);
         Path dir = file.toAbsolutePath().getParent();
         Path temporary = Files.createTempFile(dir, file.getFileName() + ".", "");
         try {
@@ -81,10 +85,11 @@ public final class ConfigRewrite {
 
     /**
      * The new text of a file that held {@code oldText} (null when there was none), each byte one
-     * char (ISO-8859-1), so bytes kvd does not interpret pass through unchanged.
+     * char (ISO-8859-1), so bytes kvd does not interpret pass through unchanged. With
+     * {@code writeDefaults} every directive is written, at its default too.
      */
-    public static String rewrite(String oldText, Config config) {
-        ConfigRewrite state = new ConfigRewrite(config);
+    public static String rewrite(String oldText, Config config, boolean writeDefaults) {
+        ConfigRewrite state = new ConfigRewrite(config, writeDefaults);
         if (oldText != null && !oldText.isEmpty()) {
             state.readOldLines(oldText);
         }
@@ -207,7 +212,7 @@ public final class ConfigRewrite {
             if (old.isEmpty()) {
                 optionLines.remove(option);
             }
-        } else if (force) {
+        } else if (force || writeDefaults) {
             if (needsSignature) {
                 lines.add(SIGNATURE);
                 needsSignature = false;
