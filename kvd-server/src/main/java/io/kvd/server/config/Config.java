@@ -273,7 +273,18 @@ public final class Config {
 
     /** The value as CONFIG GET shows it. */
     public String get(String name) {
-        return values.get(ALIASES.getOrDefault(name, name));
+        String directive = ALIASES.getOrDefault(name, name);
+        // As Redis's, which answers getcwd() after its chdir to dir.
+        return directive.equals(DIR) ? workingDirectory().toString() : values.get(directive);
+    }
+
+    /** dir as an absolute path, links resolved where it exists (Redis's getcwd()). */
+    public Path workingDirectory() {
+        try {
+            return dir().toRealPath();
+        } catch (IOException e) {
+            return dir().toAbsolutePath().normalize();
+        }
     }
 
     /**

@@ -132,7 +132,7 @@ public final class ConfigRewrite {
         String value = config.get(name);
         switch (name) {
             case Config.SAVE -> rewriteSave(value);
-            case Config.DIR -> rewriteLine(name, name + " " + Directive.quote(realPath(config.dir())), true);
+            case Config.DIR -> rewriteLine(name, name + " " + Directive.quote(config.workingDirectory().toString()), true);
             case Config.CLIENT_OUTPUT_BUFFER_LIMIT -> rewriteOutputBufferLimits(d, value);
             case Config.NOTIFY_KEYSPACE_EVENTS -> rewriteLine(name, name + " " + Directive.quote(value), !value.isEmpty());
             // kvd is always a master: Redis removes replicaof lines from a master's file.
@@ -259,15 +259,6 @@ public final class ConfigRewrite {
             return bytes / 1024 + "kb";
         }
         return String.valueOf(bytes);
-    }
-
-    /** The directory as Redis's getcwd() names it after chdir to dir: absolute, links resolved. */
-    private static String realPath(Path dir) {
-        try {
-            return dir.toRealPath().toString();
-        } catch (IOException e) {
-            return dir.toAbsolutePath().normalize().toString();
-        }
     }
 
     /** The SHA-256 of the password in hex, as ACL rules name a password ({@code #<hex>}). */
