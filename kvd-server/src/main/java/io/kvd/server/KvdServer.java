@@ -11,6 +11,7 @@ import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.ServerState;
 import io.kvd.server.command.Version;
 import io.kvd.server.config.Config;
+import io.kvd.server.config.IoErrors;
 import io.kvd.server.store.Databases;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -62,6 +63,8 @@ public final class KvdServer implements AutoCloseable {
     private long commandsAtFastExpiry = -1;
     private int port;
     private int tlsPort;
+    /** The pid file this server wrote, removed when it stops; null if none. */
+    private Path writtenPidFile;
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
@@ -145,6 +148,9 @@ public final class KvdServer implements AutoCloseable {
                 aof.close();
             }
             state.closeScripts();
+            if (writtenPidFile != null) {
+                removePidFile(writtenPidFile);
+            }
         });
         // A short quiet period: the closes above finish asynchronously (with io_uring, on a later
         // completion) and their last tasks must still find the loop accepting work.
@@ -190,6 +196,9 @@ public final class KvdServer implements AutoCloseable {
         });
         if (!config.unixsocket().isEmpty()) {
             listenOnUnixSocket(transport, waterMark);
+        }
+        if (config.pidfile() != null) {
+            writePidFile(config.pidfile());
         }
         log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
@@ -244,6 +253,29 @@ public final class KvdServer implements AutoCloseable {
             Files.deleteIfExists(Path.of(config.unixsocket()));
         } catch (IOException e) {
             log.warn("Error removing the unix socket file: {}", e.toString());
+        }
+    }
+
+    /**
+     * Writes the process id and a newline to {@code pidfile}, as Redis's createPidFile: once the
+     * server listens, before it says it is ready; a failure is only logged.
+     */
+    private void writePidFile(Path pidfile) {
+        try {
+            Files.writeString(pidfile, ProcessHandle.current().pid() + "\n");
+            writtenPidFile = pidfile;
+        } catch (IOException e) {
+            log.warn("Failed to write PID file: {}", IoErrors.strerror(e));
+        }
+    }
+
+    /** Removes the pid file at a clean stop, as Redis's prepareForShutdown. */
+    private void removePidFile(Path pidfile) {
+        log.info("Removing the pid file.");
+        try {
+            Files.deleteIfExists(pidfile);
+        } catch (IOException e) {
+            log.warn("Failed to remove PID file: {}", IoErrors.strerror(e));
         }
     }
 

@@ -99,28 +99,42 @@ public final class Main {
         return AofCheck.run(Path.of(files.get(0)), fix, System.out);
     }
 
-    /** Applies {@code loglevel} (Redis's words) and {@code logfile} ("" is standard output). */
+    /**
+     * Applies {@code loglevel} (Redis's words), now and at each CONFIG SET, and {@code logfile}
+     * (appended to, as Redis does; "" is standard output).
+     */
     private static void configureLogging(Config config) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-        root.setLevel(switch (config.loglevel()) {
-            case "debug" -> Level.TRACE;
-            case "verbose" -> Level.DEBUG;
-            case "warning" -> Level.WARN;
-            default -> Level.INFO;
+        root.setLevel(level(config.loglevel()));
+        config.onChange(name -> {
+            if (name.equals(Config.LOGLEVEL)) {
+                root.setLevel(level(config.loglevel()));
+            }
         });
-        if (!config.logfile().isEmpty()) {
+        if (config.logfile() != null) {
             // Same format as the console appender of logback.xml, to a file instead.
             OutputStreamAppender<ILoggingEvent> console =
                     (OutputStreamAppender<ILoggingEvent>) root.getAppender("CONSOLE");
             FileAppender<ILoggingEvent> fileAppender = new FileAppender<>();
             fileAppender.setContext(context);
-            fileAppender.setFile(config.logfile());
+            fileAppender.setFile(config.logfile().toString());
+            fileAppender.setAppend(true);
             fileAppender.setEncoder(console.getEncoder());
             fileAppender.start();
             root.addAppender(fileAppender);
             root.detachAppender(console);
         }
+    }
+
+    /** Redis's verbosity to logback's level: debug, verbose, notice, warning. */
+    private static Level level(String loglevel) {
+        return switch (loglevel) {
+            case "debug" -> Level.TRACE;
+            case "verbose" -> Level.DEBUG;
+            case "warning" -> Level.WARN;
+            default -> Level.INFO;
+        };
     }
 
     /**

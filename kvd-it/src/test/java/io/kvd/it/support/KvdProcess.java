@@ -1,5 +1,7 @@
 package io.kvd.it.support;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,13 +22,16 @@ public final class KvdProcess implements AutoCloseable {
     private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), pid (\\d+)");
 
     private final LoggedProcess process;
+    /** The file of a {@code --logfile} option, where kvd then logs instead of its standard output; null without one. */
+    private final Path logfile;
     private final Path dir;
     private final String transport;
     private final int port;
     private final long pid;
 
-    private KvdProcess(LoggedProcess process, Path dir, String transport, int port, long pid) {
+    private KvdProcess(LoggedProcess process, Path logfile, Path dir, String transport, int port, long pid) {
         this.process = process;
+        this.logfile = logfile;
         this.dir = dir;
         this.transport = transport;
         this.port = port;
@@ -79,8 +84,9 @@ public final class KvdProcess implements AutoCloseable {
             name = "kvd-" + n;
         }
         LoggedProcess process = LoggedProcess.start(name, dir, command);
+        Path logfile = logfile(dir, options);
         Matcher ready = Poll.until(START_TIMEOUT, "kvd to log that it is ready", () -> {
-            Matcher m = READY.matcher(process.logText());
+            Matcher m = READY.matcher(logText(process, logfile));
             if (m.find()) {
                 return m;
             }
@@ -89,7 +95,7 @@ public final class KvdProcess implements AutoCloseable {
             }
             return null;
         });
-        return new KvdProcess(process, dir, ready.group(1), Integer.parseInt(ready.group(2)),
+        return new KvdProcess(process, logfile, dir, ready.group(1), Integer.parseInt(ready.group(2)),
                 Long.parseLong(ready.group(3)));
     }
 
@@ -116,8 +122,31 @@ public final class KvdProcess implements AutoCloseable {
         return dir;
     }
 
+    /** What kvd logged: its standard output, or the file of its {@code --logfile} option. */
     public String log() {
-        return process.logText();
+        return logText(process, logfile);
+    }
+
+    /** The last {@code --logfile} option's file, relative to dir as kvd takes it; null when kvd logs to standard output. */
+    private static Path logfile(Path dir, String... options) {
+        String logfile = "";
+        for (int i = 0; i + 1 < options.length; i++) {
+            if (options[i].equals("--logfile")) {
+                logfile = options[i + 1];
+            }
+        }
+        return logfile.isEmpty() ? null : dir.resolve(logfile);
+    }
+
+    private static String logText(LoggedProcess process, Path logfile) {
+        if (logfile == null) {
+            return process.logText();
+        }
+        try {
+            return Files.exists(logfile) ? Files.readString(logfile) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** SIGKILL: the process dies at once, as in a crash, and this waits for it to be gone. */

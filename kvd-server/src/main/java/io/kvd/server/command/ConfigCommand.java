@@ -1,7 +1,14 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
+import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
+import io.kvd.server.config.IoErrors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,8 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** CONFIG GET | SET | RESETSTAT | HELP over kvd's directives (see {@link Config}). */
+/** CONFIG GET | SET | RESETSTAT | REWRITE | HELP over kvd's directives (see {@link Config}). */
 final class ConfigCommand {
+    private static final Logger log = LoggerFactory.getLogger(ConfigCommand.class);
     static final Subcommands SUBCOMMANDS = new Subcommands("config")
             .add("get", -3, Subcommands.ADMIN, ConfigCommand::get,
                     "GET <pattern>",
@@ -22,6 +30,9 @@ final class ConfigCommand {
             .add("resetstat", 2, Subcommands.ADMIN, ConfigCommand::resetstat,
                     "RESETSTAT",
                     "    Reset statistics reported by the INFO command.")
+            .add("rewrite", 2, Subcommands.NOSCRIPT, ConfigCommand::rewrite,
+                    "REWRITE",
+                    "    Rewrite the configuration file.")
             .withHelp();
 
     private ConfigCommand() {
@@ -126,6 +137,24 @@ final class ConfigCommand {
         server.databases().resetExpiredKeys();
         server.commandStats().reset();
         server.errorStats().reset();
+        client.reply().ok();
+    }
+
+    /** CONFIG REWRITE: the file kvd started from, rewritten as Redis's configRewriteCommand does. */
+    private static void rewrite(Client client, byte[][] argv) {
+        Config config = client.server().config();
+        Path file = config.configFile();
+        if (file == null) {
+            throw new CommandError("ERR The server is running without a config file");
+        }
+        try {
+            ConfigRewrite.rewriteFile(file, config, false);
+        } catch (IOException e) {
+            String reason = IoErrors.strerror(e);
+            log.warn("CONFIG-REWRITE failed: {}", reason);
+            throw new CommandError("ERR Rewriting config file: " + reason);
+        }
+        log.info("CONFIG REWRITE executed with success.");
         client.reply().ok();
     }
 

@@ -1,12 +1,16 @@
 package io.kvd.server.command;
 
+import io.kvd.server.config.Config;
+import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
+import io.kvd.server.config.IoErrors;
 import io.kvd.server.debug.DatasetDigest;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -27,6 +31,9 @@ final class DebugCommand {
             "CHANGE-REPL-ID",
             "    Change the replication IDs of the instance.",
             "    Dangerous: should be used only for testing the replication subsystem.",
+            "CONFIG-REWRITE-FORCE-ALL",
+            "    Like CONFIG REWRITE but writes all configuration options, including",
+            "    keywords not listed in original configuration file or default values.",
             "DIGEST",
             "    Output a hex signature representing the current DB content.",
             "DIGEST-VALUE <key> [<key> ...]",
@@ -137,6 +144,10 @@ final class DebugCommand {
                 requireArgc(argc == 3, argv);
                 client.reply().ok();
             }
+            case "config-rewrite-force-all" -> {
+                requireArgc(argc == 2, argv);
+                configRewriteForceAll(client);
+            }
             case "quicklist-packed-threshold" -> {
                 requireArgc(argc == 3, argv);
                 packedThreshold(Args.utf8(argv[2]));
@@ -144,6 +155,21 @@ final class DebugCommand {
             }
             default -> throw new CommandError(unknown(argv));
         }
+    }
+
+    /** DEBUG CONFIG-REWRITE-FORCE-ALL: CONFIG REWRITE writing every directive, at its default too. */
+    private static void configRewriteForceAll(Client client) {
+        Config config = client.server().config();
+        // Redis hands its NULL config file name to fopen and answers with EFAULT's text.
+        if (config.configFile() == null) {
+            throw new CommandError("ERR CONFIG-REWRITE-FORCE-ALL failed: Bad address");
+        }
+        try {
+            ConfigRewrite.rewriteFile(config.configFile(), config, true);
+        } catch (IOException e) {
+            throw new CommandError("ERR CONFIG-REWRITE-FORCE-ALL failed: " + IoErrors.strerror(e));
+        }
+        client.reply().ok();
     }
 
     /** enable-debug-command: yes, no, or local (loopback clients only), as Redis's allowProtectedAction. */

@@ -1,11 +1,15 @@
 package io.kvd.server.command;
 
 import io.kvd.server.store.Databases;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 
 /** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF, MONITOR. */
 final class ServerCommands {
+    private static final Logger log = LoggerFactory.getLogger(ServerCommands.class);
+
     private ServerCommands() {
     }
 
@@ -60,26 +64,34 @@ final class ServerCommands {
     }
 
     /**
-     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: no reply when it succeeds; the connection
-     * closes with the server. kvd keeps no RDB, so SAVE has nothing to write; no shutdown is
-     * ever pending, so ABORT has nothing to abort.
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT], as Redis 7.0's shutdownCommand: no reply when it
+     * succeeds; the connection closes with the server. No shutdown ever waits for replicas, so
+     * ABORT finds none in progress. kvd writes no RDB yet: an explicit SAVE is a save that failed,
+     * which Redis's finishShutdown refuses to exit on unless FORCE; save points alone are inert,
+     * as everywhere in kvd, so a plain SHUTDOWN stops.
      */
     static void shutdown(Client client, byte[][] argv) {
         boolean save = false;
         boolean nosave = false;
+        boolean force = false;
+        boolean flags = false;
         boolean abort = false;
         for (int i = 1; i < argv.length; i++) {
             if (Args.is(argv[i], "nosave")) {
                 nosave = true;
             } else if (Args.is(argv[i], "save")) {
                 save = true;
+            } else if (Args.is(argv[i], "force")) {
+                force = true;
             } else if (Args.is(argv[i], "abort")) {
                 abort = true;
-            } else if (!Args.is(argv[i], "now") && !Args.is(argv[i], "force")) {
+                continue;
+            } else if (!Args.is(argv[i], "now")) {
                 throw new CommandError(Errors.SYNTAX);
             }
+            flags = true;
         }
-        if (save && nosave || abort && argv.length > 2) {
+        if (save && nosave || abort && flags) {
             throw new CommandError(Errors.SYNTAX);
         }
         if (abort) {
@@ -89,6 +101,17 @@ final class ServerCommands {
         LuaScripts busy = client.server().busyScript();
         if (busy != null && !nosave) {
             throw new CommandError(busy.busyError());
+        }
+        log.warn("User requested shutdown...");
+        if (save) {
+            log.info("Saving the final RDB snapshot before exiting.");
+            log.warn("kvd writes no RDB snapshot yet");
+            if (!force) {
+                log.warn("Error trying to save the DB, can't exit.");
+                log.warn("Errors trying to shut down the server. Check the logs for more information.");
+                throw new CommandError("ERR Errors trying to SHUTDOWN. Check logs.");
+            }
+            log.warn("Error trying to save the DB. Exit anyway.");
         }
         client.server().shutdown();
     }

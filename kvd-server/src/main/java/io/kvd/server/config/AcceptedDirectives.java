@@ -1,8 +1,10 @@
 package io.kvd.server.config;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -73,24 +75,23 @@ final class AcceptedDirectives {
         t.bool("tls-session-caching", true, "yes");
         // Strings
         t.string("aclfile", false, "");
-        t.string("pidfile", false, "");
-        t.string("replica-announce-ip", true, "").alias("slave-announce-ip");
-        t.string("masteruser", true, "");
-        t.string("masterauth", true, "");
-        t.string("cluster-announce-hostname", true, "");
+        t.optionalString("replica-announce-ip", true).alias("slave-announce-ip");
+        t.optionalString("masteruser", true);
+        t.optionalString("masterauth", true);
+        t.optionalString("cluster-announce-hostname", true);
         t.string("syslog-ident", false, "redis");
-        t.directive("dbfilename", true, "dump.rdb", AcceptedDirectives::dbfilename);
+        t.directive("dbfilename", true, "dump.rdb", AcceptedDirectives::dbfilename, Directive.Form.STRING);
         t.string("appenddirname", false, "appendonlydir");
-        t.string("server_cpulist", false, "");
-        t.string("bio_cpulist", false, "");
-        t.string("aof_rewrite_cpulist", false, "");
-        t.string("bgsave_cpulist", false, "");
+        t.optionalString("server_cpulist", false);
+        t.optionalString("bio_cpulist", false);
+        t.optionalString("aof_rewrite_cpulist", false);
+        t.optionalString("bgsave_cpulist", false);
         t.string("ignore-warnings", true, "");
         t.string("proc-title-template", true, "{title} {listen-addr} {server-mode}");
-        t.string("bind-source-addr", true, "");
+        t.optionalString("bind-source-addr", true);
         for (String name : List.of("tls-client-cert-file", "tls-client-key-file", "tls-client-key-file-pass",
                 "tls-dh-params-file", "tls-ca-cert-dir", "tls-ciphers", "tls-ciphersuites")) {
-            t.string(name, true, "");
+            t.optionalString(name, true);
         }
         // Enumerations
         t.oneOf("supervised", false, "no", "upstart", "systemd", "auto", "no");
@@ -149,7 +150,7 @@ final class AcceptedDirectives {
         t.memory("maxmemory", true, 0, LONG_MAX, "0");
         t.memory("cluster-link-sendbuf-limit", true, 0, LONG_MAX, "0");
         t.memory("active-defrag-ignore-bytes", true, 1, LONG_MAX, "104857600");
-        t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent);
+        t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent, Directive.Form.MEMORY);
         // Lists
         t.directive("oom-score-adj-values", true, "0 200 800", AcceptedDirectives::oomScoreAdjValues);
     }
@@ -163,18 +164,28 @@ final class AcceptedDirectives {
         return name;
     }
 
-    /** shutdown-on-sigint and -sigterm: any of Redis's SHUTDOWN flags, or default. */
+    /** Redis's SHUTDOWN flags in its enum's order, the order CONFIG GET shows them in. */
+    private static final List<String> SHUTDOWN_FLAGS = List.of("save", "nosave", "now", "force");
+
+    /**
+     * shutdown-on-sigint and -sigterm: any of Redis's SHUTDOWN flags, or default (none), as its
+     * multi-argument enum reads them: shown in the enum's order, SAVE and NOSAVE not together.
+     */
     private static String shutdownFlags(List<String> words) {
-        List<String> flags = new ArrayList<>();
+        Set<String> given = new HashSet<>();
         for (String word : String.join(" ", words).trim().split("\\s+")) {
             String flag = word.toLowerCase(Locale.ROOT);
-            if (!List.of("default", "save", "nosave", "now", "force").contains(flag)) {
+            if (!flag.equals("default") && !SHUTDOWN_FLAGS.contains(flag)) {
                 throw new IllegalArgumentException(
                         "argument(s) must be one of the following: default, save, nosave, now, force");
             }
-            flags.add(flag);
+            given.add(flag);
         }
-        return String.join(" ", flags);
+        if (given.contains("save") && given.contains("nosave")) {
+            throw new IllegalArgumentException("shutdown options SAVE and NOSAVE can't be used simultaneously");
+        }
+        List<String> flags = SHUTDOWN_FLAGS.stream().filter(given::contains).toList();
+        return flags.isEmpty() ? "default" : String.join(" ", flags);
     }
 
     /** maxmemory-clients: a size, or a percentage of maxmemory up to 100%. */
@@ -234,8 +245,14 @@ final class AcceptedDirectives {
             return directive(name, mutable, defaultValue, Directive::yesNo);
         }
 
+        /** A string that may be empty (Redis's ALLOW_EMPTY_STRING). */
         Named string(String name, boolean mutable, String defaultValue) {
-            return directive(name, mutable, defaultValue, Directive::single);
+            return directive(name, mutable, defaultValue, Directive::single, Directive.Form.STRING);
+        }
+
+        /** A string unset by default, and unset again when emptied (Redis's EMPTY_STRING_IS_NULL). */
+        Named optionalString(String name, boolean mutable) {
+            return directive(name, mutable, "", Directive::single, Directive.Form.OPTIONAL_STRING);
         }
 
         Named oneOf(String name, boolean mutable, String defaultValue, String... values) {
@@ -247,11 +264,17 @@ final class AcceptedDirectives {
         }
 
         Named memory(String name, boolean mutable, long min, long max, String defaultValue) {
-            return directive(name, mutable, defaultValue, Directive.memory(min, max));
+            return directive(name, mutable, defaultValue, Directive.memory(min, max), Directive.Form.MEMORY);
         }
 
         Named directive(String name, boolean mutable, String defaultValue, Function<List<String>, String> parser) {
-            define.accept(new Directive(name, defaultValue.isEmpty() ? "\"\"" : Directive.quote(defaultValue), mutable, parser));
+            return directive(name, mutable, defaultValue, parser, Directive.Form.PLAIN);
+        }
+
+        Named directive(String name, boolean mutable, String defaultValue, Function<List<String>, String> parser,
+                        Directive.Form form) {
+            String defaultText = defaultValue.isEmpty() ? "\"\"" : Directive.quote(defaultValue);
+            define.accept(new Directive(name, defaultText, mutable, parser, form));
             return older -> alias.accept(older, name);
         }
     }

@@ -7,8 +7,10 @@ import io.kvd.server.store.EncodingLimits;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The server's directives: a Redis-style file ({@code name value} per line, '#' comments), then
@@ -42,6 +45,7 @@ public final class Config {
     public static final String PROTO_MAX_BULK_LEN = "proto-max-bulk-len";
     public static final String LOGLEVEL = "loglevel";
     public static final String LOGFILE = "logfile";
+    public static final String PIDFILE = "pidfile";
     public static final String DATABASES = "databases";
     public static final String HASH_MAX_LISTPACK_ENTRIES = "hash-max-listpack-entries";
     public static final String HASH_MAX_LISTPACK_VALUE = "hash-max-listpack-value";
@@ -107,27 +111,28 @@ public final class Config {
         define(new Directive(BUSY_REPLY_THRESHOLD, "5000", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(DIR, ".", false, Directive::single));
         define(new Directive(APPENDONLY, "yes", false, Directive::yesNo));
-        define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName));
+        define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName, Directive.Form.STRING));
         define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
         define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE)));
-        define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE)));
-        define(new Directive(CLIENT_QUERY_SLICE, "16kb", true, Directive.memory(1024, Integer.MAX_VALUE)));
-        define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE)));
+        define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(CLIENT_OUTPUT_SOFT_LIMIT, "1mb", true, Directive.memory(1024, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(CLIENT_QUERY_SLICE, "16kb", true, Directive.memory(1024, Integer.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(PROTO_MAX_BULK_LEN, "512mb", true, Directive.memory(1024 * 1024, Integer.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(LOGLEVEL, "notice", true, Directive.oneOf("debug", "verbose", "notice", "warning")));
-        define(new Directive(LOGFILE, "\"\"", false, Directive::single));
+        define(new Directive(LOGFILE, "\"\"", false, Directive::single, Directive.Form.STRING));
+        define(new Directive(PIDFILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(DATABASES, "16", false, Directive.integer(1, 1 << 16)));
         // Redis 7.0's built-in defaults (its sample redis.conf sets 128 hash entries).
         define(new Directive(HASH_MAX_LISTPACK_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(HASH_MAX_LISTPACK_VALUE, "64", true, Directive.memory(0, Integer.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(SET_MAX_INTSET_ENTRIES, "512", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(LIST_MAX_LISTPACK_SIZE, "-2", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // Accepted for redis.conf's sake; kvd compresses no list node.
         define(new Directive(LIST_COMPRESS_DEPTH, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(ZSET_MAX_LISTPACK_ENTRIES, "128", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE)));
-        define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE)));
+        define(new Directive(ZSET_MAX_LISTPACK_VALUE, "64", true, Directive.memory(0, Integer.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
         // Checked as Redis checks it; kvd writes no snapshot yet, so its default saves nothing.
         define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
@@ -135,23 +140,23 @@ public final class Config {
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE)));
+        define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE), Directive.Form.MEMORY));
         // Redis's defaults; kvd has no replicas, so the slave class is kept only to be shown.
         define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0 slave 256mb 64mb 60 pubsub 32mb 8mb 60", true,
                 Directive::outputBufferLimit));
-        define(new Directive(REQUIREPASS, "\"\"", true, Directive::single));
+        define(new Directive(REQUIREPASS, "\"\"", true, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(PROTECTED_MODE, "yes", true, Directive::yesNo));
         define(new Directive(CLUSTER_ENABLED, "no", false, Directive::yesNo));
-        define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single));
-        define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single));
+        define(new Directive(CLUSTER_CONFIG_FILE, "\"\"", false, Directive::single, Directive.Form.STRING));
+        define(new Directive(CLUSTER_ANNOUNCE_IP, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         // TLS: read once at start; the files are paths, so none of them changes at run time.
         define(new Directive(TLS_PORT, "0", false, Directive.integer(0, 65535)));
-        define(new Directive(TLS_CERT_FILE, "\"\"", false, Directive::single));
-        define(new Directive(TLS_KEY_FILE, "\"\"", false, Directive::single));
-        define(new Directive(TLS_KEY_FILE_PASS, "\"\"", false, Directive::single));
-        define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single));
+        define(new Directive(TLS_CERT_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_KEY_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_KEY_FILE_PASS, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
+        define(new Directive(TLS_CA_CERT_FILE, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(TLS_AUTH_CLIENTS, "yes", false, Directive.oneOf("yes", "no", "optional")));
-        define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols));
+        define(new Directive(TLS_PROTOCOLS, "\"\"", false, Directive::tlsProtocols, Directive.Form.OPTIONAL_STRING));
         define(new Directive(NOTIFY_KEYSPACE_EVENTS, "\"\"", true,
                 words -> KeyspaceEventTypes.format(KeyspaceEventTypes.parse(Directive.single(words)))));
         // The slow log: commands that ran this many microseconds or more (-1 none, 0 all), the newest this many.
@@ -162,7 +167,7 @@ public final class Config {
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
         // A UNIX domain socket to listen on beside TCP ("" none), and its permissions (octal; 0 keeps the umask's).
-        define(new Directive(UNIXSOCKET, "\"\"", false, Directive::single));
+        define(new Directive(UNIXSOCKET, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(UNIXSOCKETPERM, "0", false, Directive::octalPermissions));
         // INFO latencystats: each command's latency histogram, and the percentiles reported.
         define(new Directive(LATENCY_TRACKING, "yes", true, Directive::yesNo));
@@ -174,6 +179,9 @@ public final class Config {
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final List<UserLine> userLines = new ArrayList<>();
+    /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
+    private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
     // Parsed once per change: the request path reads these for every command.
     private long clientOutputSoftLimit;
@@ -214,15 +222,8 @@ public final class Config {
     public static Config load(Path file, List<String> options) throws ConfigException {
         Config config = new Config();
         if (file != null) {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new ConfigException(file + ": cannot read: " + e.getMessage());
-            }
-            for (int i = 0; i < lines.size(); i++) {
-                config.applyLine(lines.get(i), file + ":" + (i + 1));
-            }
+            config.configFile = file.toAbsolutePath();
+            config.applyFile(file);
         }
         StringBuilder line = new StringBuilder();
         for (String option : options) {
@@ -237,6 +238,7 @@ public final class Config {
             }
         }
         config.applyLine(line.toString(), "command line");
+        config.checkUserLines();
         config.parseHotValues();
         config.cluster = config.readClusterTopology();
         return config;
@@ -271,7 +273,7 @@ public final class Config {
         for (String name : INERT) {
             Directive d = DIRECTIVES.get(name);
             String value = values.get(name);
-            if (!value.equals(d.parse(Directive.split(d.defaultText())))) {
+            if (!value.equals(d.defaultValue())) {
                 settings.add(name + " " + value);
             }
         }
@@ -279,9 +281,25 @@ public final class Config {
         return settings;
     }
 
+    /** The file kvd was started from, as an absolute path (CONFIG REWRITE rewrites it); null when none. */
+    public Path configFile() {
+        return configFile;
+    }
+
     /** The value as CONFIG GET shows it. */
     public String get(String name) {
-        return values.get(ALIASES.getOrDefault(name, name));
+        String directive = ALIASES.getOrDefault(name, name);
+        // As Redis's, which answers getcwd() after its chdir to dir.
+        return directive.equals(DIR) ? workingDirectory().toString() : values.get(directive);
+    }
+
+    /** dir as an absolute path, links resolved where it exists (Redis's getcwd()). */
+    public Path workingDirectory() {
+        try {
+            return dir().toRealPath();
+        } catch (IOException e) {
+            return dir().toAbsolutePath().normalize();
+        }
     }
 
     /**
@@ -492,8 +510,16 @@ public final class Config {
         return values.get(LOGLEVEL);
     }
 
-    public String logfile() {
-        return values.get(LOGFILE);
+    /** The log file, a relative path taken from dir as Redis's after its chdir; null for standard output. */
+    public Path logfile() {
+        String logfile = values.get(LOGFILE);
+        return logfile.isEmpty() ? null : dir().resolve(logfile);
+    }
+
+    /** The file kvd writes its process id to while it runs, relative to dir as logfile; null for none. */
+    public Path pidfile() {
+        String pidfile = values.get(PIDFILE);
+        return pidfile.isEmpty() ? null : dir().resolve(pidfile);
     }
 
     /** The static slot map of cluster-config-file with cluster-enabled yes; null with cluster-enabled no. */
@@ -562,6 +588,77 @@ public final class Config {
                 ? Directive.mergeOutputBufferLimits(values.get(CLIENT_OUTPUT_BUFFER_LIMIT), parsed) : parsed;
     }
 
+    /**
+     * {@code user} lines, as CONFIG REWRITE writes the default user: kvd has only that user, whose
+     * password is requirepass, so a line is accepted when it says the same (Redis applies them after
+     * the rest of the file, so this checks them then).
+     */
+    private void checkUserLines() throws ConfigException {
+        String password = values.get(REQUIREPASS);
+        for (UserLine user : userLines) {
+            Set<String> rules = new HashSet<>(user.words());
+            boolean matches = user.words().size() == 6 && user.words().get(0).equals("default")
+                    && rules.containsAll(List.of("on", "~*", "&*", "+@all"))
+                    && rules.contains(password.isEmpty() ? "nopass" : "#" + ConfigRewrite.sha256(password));
+            if (!matches) {
+                throw new ConfigException(user.where() + ": user: kvd has only the default user, on with every"
+                        + " key, channel and command, whose password is requirepass: 'user default on nopass ~* &* +@all'"
+                        + " or 'user default on #<SHA-256 of requirepass> ~* &* +@all'");
+            }
+        }
+    }
+
+    /** A {@code user} line's words after the directive, and where it was read. */
+    private record UserLine(List<String> words, String where) {
+    }
+
+    /** Applies a file's lines in order, as Redis's loadServerConfig; a missing file stops the start with Redis's text. */
+    private void applyFile(Path file) throws ConfigException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("Fatal error, can't open config file '" + file + "': " + IoErrors.strerror(e));
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            applyLine(lines.get(i), file + ":" + (i + 1));
+        }
+    }
+
+    /**
+     * {@code include path}: the files it names are read in its place, a relative path from the
+     * working directory. A path with glob characters names the files it matches, in order, and
+     * none is no error (Redis's include of an empty conf.d); a plain path must exist.
+     */
+    private void include(String path) throws ConfigException {
+        if (path.indexOf('*') < 0 && path.indexOf('?') < 0 && path.indexOf('[') < 0) {
+            applyFile(Path.of(path));
+            return;
+        }
+        Path pattern = Path.of(path);
+        List<Path> matches = List.of(pattern.isAbsolute() ? pattern.getRoot() : Path.of(""));
+        for (Path component : pattern) {
+            PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + component);
+            List<Path> next = new ArrayList<>();
+            for (Path base : matches) {
+                // As glob(3): a wildcard does not match a leading dot.
+                try (Stream<Path> entries = Files.list(base.toString().isEmpty() ? Path.of(".") : base)) {
+                    entries.map(Path::getFileName)
+                            .filter(name -> matcher.matches(name) && (!name.toString().startsWith(".")
+                                    || component.toString().startsWith(".")))
+                            .sorted()
+                            .forEach(name -> next.add(base.resolve(name)));
+                } catch (IOException e) {
+                    // An unreadable directory matches nothing, as glob(3) without GLOB_ERR.
+                }
+            }
+            matches = next;
+        }
+        for (Path match : matches) {
+            applyFile(match);
+        }
+    }
+
     private void applyLine(String line, String where) throws ConfigException {
         String trimmed = line.strip();
         if (trimmed.isEmpty() || trimmed.startsWith("#")) {
@@ -569,9 +666,20 @@ public final class Config {
         }
         List<String> words = Directive.split(trimmed);
         if (words == null) {
-            throw new ConfigException(where + ": unbalanced quotes in '" + trimmed + "'");
+            throw new ConfigException(where + ": Unbalanced quotes in configuration line");
         }
         String name = words.get(0).toLowerCase(Locale.ROOT);
+        if (name.equals("user")) {
+            userLines.add(new UserLine(words.subList(1, words.size()), where));
+            return;
+        }
+        if (name.equals("include")) {
+            if (words.size() != 2) {
+                throw new ConfigException(where + ": include: wrong number of arguments");
+            }
+            include(words.get(1));
+            return;
+        }
         Directive d = directive(name);
         if (d == null) {
             throw new ConfigException(where + ": unknown directive '" + name + "'");

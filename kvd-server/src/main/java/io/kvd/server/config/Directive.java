@@ -1,5 +1,7 @@
 package io.kvd.server.config;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,9 +9,33 @@ import java.util.function.Function;
 
 /**
  * One configuration directive: its default as written in kvd.conf, whether CONFIG SET may change
- * it, and how its words become the normalized value CONFIG GET shows (or why they cannot).
+ * it, how its words become the normalized value CONFIG GET shows (or why they cannot), and how
+ * CONFIG REWRITE writes that value back.
  */
-public record Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser) {
+public record Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser,
+                        Form form) {
+
+    /** How CONFIG REWRITE writes a value, as Redis's rewrite function of the config's type (config.c). */
+    public enum Form {
+        /** As CONFIG GET shows it: booleans, enumerations, integers. */
+        PLAIN,
+        /** A size, in gb, mb or kb where one divides it (rewriteConfigFormatMemory); a percentage as n%. */
+        MEMORY,
+        /** Quoted and escaped as sdscatrepr does (rewriteConfigStringOption). */
+        STRING,
+        /** A string that is unset when empty (Redis's EMPTY_STRING_IS_NULL): then its lines are removed. */
+        OPTIONAL_STRING
+    }
+
+    /** A directive CONFIG REWRITE writes as CONFIG GET shows it. */
+    public Directive(String name, String defaultText, boolean mutable, Function<List<String>, String> parser) {
+        this(name, defaultText, mutable, parser, Form.PLAIN);
+    }
+
+    /** The value of {@link #defaultText}, normalized as CONFIG GET shows values. */
+    public String defaultValue() {
+        return parse(split(defaultText));
+    }
 
     /** Normalizes the words after the name; IllegalArgumentException says what is wrong. */
     public String parse(List<String> words) {
@@ -259,51 +285,118 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         return out;
     }
 
-    /** Quotes a command-line value so {@link #split} reads it back as one word. */
-    static String quote(String word) {
-        return "\"" + word.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    /**
+     * Quotes a word as Redis's sdscatrepr: double quotes, C escapes, {@code \\xHH} for bytes that
+     * are not printable ASCII; {@link #split} reads it back as the same word. CONFIG REWRITE writes
+     * strings so, and command-line options are joined into a line so, as redis-server does.
+     */
+    public static String quote(String word) {
+        StringBuilder out = new StringBuilder("\"");
+        for (byte b : word.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            switch (c) {
+                case '\\', '"' -> out.append('\\').append((char) c);
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case 7 -> out.append("\\a");
+                case '\b' -> out.append("\\b");
+                default -> {
+                    if (c >= 0x20 && c < 0x7f) {
+                        out.append((char) c);
+                    } else {
+                        out.append(String.format("\\x%02x", c));
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 
     /**
-     * Splits a line into words as Redis's sdssplitargs does for config files: spaces separate,
-     * "..." and '...' quote, backslash escapes inside double quotes. Null on unbalanced quotes.
+     * Splits a line into words as Redis's sdssplitargs: spaces separate; "..." quotes with C
+     * escapes and {@code \\xHH} bytes; '...' quotes with only {@code \\'}; a closing quote must
+     * end the word. Null when the quotes are unbalanced or a closing quote is followed by more.
      */
     static List<String> split(String line) {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         List<String> words = new ArrayList<>();
         int i = 0;
-        int n = line.length();
+        int n = bytes.length;
         while (true) {
-            while (i < n && Character.isWhitespace(line.charAt(i))) {
+            while (i < n && isSpace(bytes[i])) {
                 i++;
             }
             if (i == n) {
                 return words;
             }
-            StringBuilder word = new StringBuilder();
-            char quote = 0;
-            while (i < n) {
-                char c = line.charAt(i);
-                if (quote == 0) {
-                    if (Character.isWhitespace(c)) {
-                        break;
-                    } else if (c == '"' || c == '\'') {
-                        quote = c;
-                    } else {
-                        word.append(c);
+            ByteArrayOutputStream word = new ByteArrayOutputStream();
+            boolean inDouble = false;
+            boolean inSingle = false;
+            boolean done = false;
+            while (!done) {
+                if (i == n) {
+                    if (inDouble || inSingle) {
+                        return null;
                     }
-                } else if (c == '\\' && quote == '"' && i + 1 < n) {
-                    word.append(line.charAt(++i));
-                } else if (c == quote) {
-                    quote = 0;
+                    break;
+                }
+                byte c = bytes[i];
+                if (inDouble) {
+                    if (c == '\\' && i + 3 < n && bytes[i + 1] == 'x' && isHex(bytes[i + 2]) && isHex(bytes[i + 3])) {
+                        word.write(Character.digit(bytes[i + 2], 16) * 16 + Character.digit(bytes[i + 3], 16));
+                        i += 3;
+                    } else if (c == '\\' && i + 1 < n) {
+                        byte escaped = bytes[++i];
+                        word.write(switch (escaped) {
+                            case 'n' -> '\n';
+                            case 'r' -> '\r';
+                            case 't' -> '\t';
+                            case 'b' -> '\b';
+                            case 'a' -> 7;
+                            default -> escaped;
+                        });
+                    } else if (c == '"') {
+                        if (i + 1 < n && !isSpace(bytes[i + 1])) {
+                            return null;
+                        }
+                        done = true;
+                    } else {
+                        word.write(c);
+                    }
+                } else if (inSingle) {
+                    if (c == '\\' && i + 1 < n && bytes[i + 1] == '\'') {
+                        word.write('\'');
+                        i++;
+                    } else if (c == '\'') {
+                        if (i + 1 < n && !isSpace(bytes[i + 1])) {
+                            return null;
+                        }
+                        done = true;
+                    } else {
+                        word.write(c);
+                    }
+                } else if (isSpace(c)) {
+                    done = true;
+                } else if (c == '"') {
+                    inDouble = true;
+                } else if (c == '\'') {
+                    inSingle = true;
                 } else {
-                    word.append(c);
+                    word.write(c);
                 }
                 i++;
             }
-            if (quote != 0) {
-                return null;
-            }
-            words.add(word.toString());
+            words.add(word.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /** C's isspace. */
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0x0b || c == '\f';
+    }
+
+    private static boolean isHex(byte c) {
+        return Character.digit(c, 16) >= 0;
     }
 }

@@ -124,7 +124,13 @@ class DebugCommandTest {
                 "-ERR unknown subcommand or wrong number of arguments for 'nosuch'. Try DEBUG HELP.\r\n");
         assertThat(kvd.call("DEBUG", "OBJECT")).isEqualTo(
                 "-ERR unknown subcommand or wrong number of arguments for 'OBJECT'. Try DEBUG HELP.\r\n");
-        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*40\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
+        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*43\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
                 + " Subcommands are:\r\n");
+    }
+
+    @Test
+    void configRewriteForceAllWithoutAFileFailsAsRedisDoes() throws ConfigException {
+        assertThat(withDebug("yes").call("DEBUG", "CONFIG-REWRITE-FORCE-ALL"))
+                .isEqualTo("-ERR CONFIG-REWRITE-FORCE-ALL failed: Bad address\r\n");
     }
 }

@@ -49,8 +49,22 @@ class ServerCommandsTest {
     }
 
     @Test
-    void shutdownSaveAlsoStopsTheServerSinceThereIsNothingToSave() {
+    void shutdownSaveFailsAsAFailedSaveDoesInRedisSinceKvdWritesNoRdb() {
+        assertThat(kvd.call("SHUTDOWN", "SAVE")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
+        assertThat(kvd.call("SHUTDOWN", "SAVE", "NOW")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
+        assertThat(kvd.shutdownRequested).isFalse();
+    }
+
+    @Test
+    void shutdownSaveForceStopsAnywayAsRedisDoesAfterAFailedSave() {
         assertThat(kvd.call("SHUTDOWN", "SAVE", "NOW", "FORCE")).isEmpty();
+        assertThat(kvd.shutdownRequested).isTrue();
+    }
+
+    @Test
+    void savePointsAloneDoNotStopAPlainShutdown() {
+        assertThat(kvd.call("CONFIG", "SET", "save", "900 1")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("SHUTDOWN")).isEmpty();
         assertThat(kvd.shutdownRequested).isTrue();
     }
 
@@ -59,12 +73,14 @@ class ServerCommandsTest {
         assertThat(kvd.call("SHUTDOWN", "SAVE", "NOSAVE")).isEqualTo("-ERR syntax error\r\n");
         assertThat(kvd.call("SHUTDOWN", "later")).isEqualTo("-ERR syntax error\r\n");
         assertThat(kvd.call("SHUTDOWN", "ABORT", "NOW")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("SHUTDOWN", "FORCE", "ABORT")).isEqualTo("-ERR syntax error\r\n");
         assertThat(kvd.shutdownRequested).isFalse();
     }
 
     @Test
     void shutdownAbortHasNothingToAbort() {
         assertThat(kvd.call("SHUTDOWN", "ABORT")).isEqualTo("-ERR No shutdown in progress.\r\n");
+        assertThat(kvd.call("SHUTDOWN", "abort", "ABORT")).isEqualTo("-ERR No shutdown in progress.\r\n");
         assertThat(kvd.shutdownRequested).isFalse();
     }
 }

@@ -89,7 +89,7 @@ class ConfigTest {
 
     @Test
     void emptyQuotedValueIsTheEmptyString() throws Exception {
-        assertThat(Config.load(null, List.of("--logfile", "")).logfile()).isEmpty();
+        assertThat(Config.load(null, List.of("--logfile", "")).get(Config.LOGFILE)).isEmpty();
     }
 
     @Test
@@ -149,5 +149,64 @@ class ConfigTest {
     @Test
     void clusterIsOffByDefault() {
         assertThat(Config.defaults().cluster()).isNull();
+    }
+
+    @Test
+    void includeReadsTheFileInPlaceSoLaterLinesWin(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("common.conf"), "hz 30\nmaxclients 50\n");
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "hz 11\ninclude " + dir.resolve("common.conf") + "\nmaxclients 60\n");
+        Config config = Config.load(file, List.of());
+        assertThat(config.hz()).isEqualTo(30);
+        assertThat(config.maxclients()).isEqualTo(60);
+    }
+
+    @Test
+    void includeWithAGlobReadsTheMatchesInOrderAndNoMatchIsNoError(@TempDir Path dir) throws Exception {
+        Path confd = Files.createDirectory(dir.resolve("conf.d"));
+        Files.writeString(confd.resolve("b.conf"), "hz 30\n");
+        Files.writeString(confd.resolve("a.conf"), "hz 40\nmaxclients 50\n");
+        Files.writeString(confd.resolve(".hidden.conf"), "hz 50\n");
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "include " + dir + "/conf.d/*.conf\ninclude " + dir + "/none.d/*.conf\n");
+        Config config = Config.load(file, List.of());
+        assertThat(config.hz()).isEqualTo(30);
+        assertThat(config.maxclients()).isEqualTo(50);
+    }
+
+    @Test
+    void aMissingIncludeStopsTheStartWithRedisText(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "include nonexist.conf\n");
+        assertThatThrownBy(() -> Config.load(file, List.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Fatal error, can't open config file 'nonexist.conf': No such file or directory");
+    }
+
+    @Test
+    void quotedValuesAreReadAsRedisSdssplitargsReadsThem(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "masterauth \"a\\x41 b\\n\\q\"\nmasteruser 'it\\'s'\nrequirepass \"\"\n");
+        Config config = Config.load(file, List.of());
+        assertThat(config.get("masterauth")).isEqualTo("aA b\nq");
+        assertThat(config.get("masteruser")).isEqualTo("it's");
+        assertThat(config.get("requirepass")).isEmpty();
+    }
+
+    @Test
+    void aClosingQuoteMustEndTheWord(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "masterauth \"a\"b\n");
+        assertThatThrownBy(() -> Config.load(file, List.of()))
+                .hasMessage(file + ":1: Unbalanced quotes in configuration line");
+        Files.writeString(file, "masterauth 'a\n");
+        assertThatThrownBy(() -> Config.load(file, List.of()))
+                .hasMessage(file + ":1: Unbalanced quotes in configuration line");
+    }
+
+    @Test
+    void commandLineValuesWithQuotesAndControlCharactersArriveUnchanged() throws Exception {
+        String value = "a \"b\" 'c' \\ \n\u00e9";
+        assertThat(Config.load(null, List.of("--masterauth", value)).get("masterauth")).isEqualTo(value);
     }
 }
