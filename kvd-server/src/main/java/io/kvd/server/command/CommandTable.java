@@ -289,6 +289,7 @@ public final class CommandTable {
             command("command", -1, flags(LOADING, STALE), 0, 0, 0, CommandCommand::command),
             command("bgrewriteaof", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, ServerCommands::bgrewriteaof),
             command("monitor", 1, flags(ADMIN, NOSCRIPT, LOADING, STALE), 0, 0, 0, ServerCommands::monitor),
+            command("lolwut", -1, flags(READONLY, FAST), 0, 0, 0, LolwutCommand::lolwut),
 
             // cluster
             command("cluster", -2, flags(), 0, 0, 0, ClusterCommand::cluster),
