@@ -737,7 +737,14 @@ public final class Keyspace {
             delete(id, hash);
             databases.expiredKeys++;
             databases.expiryListener.expired(index, key);
-            return 0;
+            id = 0;
+        }
+        if (databases.countingReads) {
+            if (id == 0) {
+                databases.keyspaceMisses++;
+            } else {
+                databases.keyspaceHits++;
+            }
         }
         return id;
     }
