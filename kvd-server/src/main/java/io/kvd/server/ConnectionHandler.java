@@ -190,6 +190,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             return;
         }
         if (client != null) {
+            server.clientBufferPeaks().input(server.databases().now(), decoder.bufferedBytes());
             receiveLowWater.afterRead(!ranCommandThisRead && decoder.bufferedBytes() > 0, decoder.bytesToProgress());
             ranCommandThisRead = false;
         }
@@ -214,11 +215,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         startSlice();
         ByteBuf out = client.reply().take();
         if (out != null) {
+            ServerState.Stats stats = server.stats();
+            stats.netOutputBytes += out.readableBytes();
+            stats.writesProcessed++;
             if (client.isClosingAfterReply()) {
                 ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
             ctx.writeAndFlush(out, ctx.voidPromise());
+            // What the socket did not take at once, as Redis measures a client's output between iterations.
+            server.clientBufferPeaks().output(server.databases().now(), pendingOutputBytes());
         }
         resumeIfDrained();
     }

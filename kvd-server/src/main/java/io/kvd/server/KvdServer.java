@@ -289,10 +289,11 @@ public final class KvdServer implements AutoCloseable {
     }
 
     /**
-     * Each connection's pipeline: TLS first when {@code tls} is given, so the same decoder and
-     * handler see plain bytes and the per-iteration flush passes through it as one write.
+     * Each connection's pipeline: TLS first when {@code tls} is given, so the input counter, the
+     * decoder and the handler see plain bytes and the per-iteration flush passes through it as one write.
      */
     private ChannelInitializer<Channel> connections(SslContext tls) {
+        NetworkInputCounter inputCounter = new NetworkInputCounter(state.stats());
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -300,7 +301,7 @@ public final class KvdServer implements AutoCloseable {
                     ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                 }
                 RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
-                ch.pipeline().addLast(decoder, new ConnectionHandler(state, commands, flush, loop, decoder));
+                ch.pipeline().addLast(inputCounter, decoder, new ConnectionHandler(state, commands, flush, loop, decoder));
             }
         };
     }
@@ -395,7 +396,8 @@ public final class KvdServer implements AutoCloseable {
                 expireFastWhileBehind();
             }
             state.databases().forEach(keyspace -> keyspace.rehashStep(REHASH_NANOS_PER_TICK));
-            state.opsPerSecond().sample(now, state.stats().commandsProcessed);
+            state.sampleRates(now);
+            state.clientBufferPeaks().cron(now);
             // Without an idle timeout or output limit (the defaults) the clients' checks have
             // nothing to find: 1,000 connections would cost 10,000 visits a second for nothing.
             if (config.timeout() > 0 || OutputLimits.configured(config, state.pubSub().hasSubscribers())) {

@@ -6,12 +6,13 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
  * Starting a server on a free port. Another process may take the port between the probe and the
- * server's bind, so a start whose log says "Address already in use" is tried again on another port.
+ * server's bind, so a start whose log says the address is in use is tried again on another port.
  */
 final class FreePortStart {
     private static final int ATTEMPTS = 3;
@@ -40,7 +41,8 @@ final class FreePortStart {
             if (!exited) {
                 return new Started(process, port);
             }
-            if (attempt == ATTEMPTS || !process.logText().contains("Address already in use")) {
+            // C servers say "Address already in use" (strerror), Go's "address already in use".
+            if (attempt == ATTEMPTS || !process.logText().toLowerCase(Locale.ROOT).contains("address already in use")) {
                 throw new AssertionError(name + " did not start: " + process.describe());
             }
         }

@@ -107,6 +107,11 @@ final class BlockedClients {
         return blockedCount;
     }
 
+    /** INFO's clients_in_timeout_table: the blocked clients that have a deadline. */
+    long withDeadlineCount() {
+        return byDeadline.size();
+    }
+
     /**
      * Redis's blockForKeys: {@code client} waits on {@code keys} of its database until one holds a
      * {@code type} value that {@code servant} can take, or {@code deadlineMs} passes (0: forever).

@@ -469,11 +469,15 @@ public final class CommandTable {
         ServerState server = client.server();
         CommandStats stats = server.commandStats();
         stats.starting();
+        // INFO's keyspace hits and misses: a read-only command's lookups, as Redis's lookupKeyRead.
+        boolean outerCountsReads = server.databases().countReads(command.has(READONLY));
         long started = System.nanoTime();
         try {
             command.handler().execute(client, argv);
         } catch (CommandError | WrongTypeException e) {
             client.reply().error(e.getMessage());
+        } finally {
+            server.databases().countReads(outerCountsReads);
         }
         long nanos = System.nanoTime() - started;
         byte[][] shown = client.takeShownArgv(argv);
@@ -496,8 +500,10 @@ public final class CommandTable {
         List<byte[][]> alsoLogged = client.takeAlsoLogged();
         if (alsoLogged != null) {
             log.appendAll(client.db(), alsoLogged);
+            server.wroteChanges();
         } else if ((write || record != null) && client.keyspace().changes() != changesBefore) {
             log.append(client.db(), record != null ? record : argv);
+            server.wroteChanges();
         }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;

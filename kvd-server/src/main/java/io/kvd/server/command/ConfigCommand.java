@@ -134,7 +134,10 @@ final class ConfigCommand {
         ServerState server = client.server();
         server.stats().reset();
         server.opsPerSecond().reset();
-        server.databases().resetExpiredKeys();
+        server.inputBytesPerSecond().reset();
+        server.outputBytesPerSecond().reset();
+        server.databases().resetStats();
+        server.expiryCycle().resetStats();
         server.commandStats().reset();
         server.errorStats().reset();
         client.reply().ok();

@@ -99,18 +99,30 @@ final class InfoCommand {
                 .field("arch_bits", System.getProperty("sun.arch.data.model", "64"))
                 .field("multiplexing_api", server.transport())
                 .field("process_id", ProcessHandle.current().pid())
+                .field("run_id", server.runId())
                 .field("tcp_port", server.tcpPort())
                 .field("server_time_usec", now.getEpochSecond() * 1_000_000 + now.getNano() / 1000)
                 .field("uptime_in_seconds", uptimeSeconds)
                 .field("uptime_in_days", uptimeSeconds / 86400)
                 .field("hz", server.config().hz())
-                .field("configured_hz", server.config().hz());
+                .field("configured_hz", server.config().hz())
+                // The process's program: the JVM, which runs kvd.jar (Redis's is redis-server).
+                .field("executable", ProcessHandle.current().info().command().orElse(""))
+                // Every client's reads and writes are the event loop's: kvd has no I/O threads.
+                .field("io_threads_active", 0);
     }
 
     private static void clients(ServerState server, Section s) {
+        ClientBufferPeaks peaks = server.clientBufferPeaks();
         s.field("connected_clients", server.clients().size())
+                // Redis's count of cluster bus links; kvd's static cluster has no bus.
+                .field("cluster_connections", 0)
+                .field("maxclients", server.config().maxclients())
+                .field("client_recent_max_input_buffer", peaks.recentMaxInput())
+                .field("client_recent_max_output_buffer", peaks.recentMaxOutput())
                 .field("blocked_clients", server.blockedClientCount())
-                .field("tracking_clients", 0);
+                .field("tracking_clients", 0)
+                .field("clients_in_timeout_table", server.blockedClients().withDeadlineCount());
     }
 
     private static void memory(ServerState server, Section s) {
@@ -147,13 +159,23 @@ final class InfoCommand {
                 .field("used_memory_vm_total_human", bytesToHuman(eval + vmFunctions));
     }
 
-    /** Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis. */
+    /**
+     * Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis.
+     * The RDB fields are what Redis reports with no snapshot ever taken ({@code save ""}): every
+     * change since start unsaved, the start as the last save, no save run.
+     */
     private static void persistence(ServerState server, Section s) {
         CommandLog log = server.commandLog();
         AofRewriteStatus rewrite = server.aofRewrite();
         s.field("loading", 0)
                 .field("async_loading", 0)
+                .field("rdb_changes_since_last_save", server.changingWrites())
                 .field("rdb_bgsave_in_progress", 0)
+                .field("rdb_last_save_time", server.startedAtMs() / 1000)
+                .field("rdb_last_bgsave_status", "ok")
+                .field("rdb_last_bgsave_time_sec", -1)
+                .field("rdb_current_bgsave_time_sec", -1)
+                .field("rdb_saves", 0)
                 .field("aof_enabled", log.isEnabled() ? 1 : 0)
                 .field("aof_rewrite_in_progress", rewrite.inProgress() ? 1 : 0)
                 .field("aof_rewrite_scheduled", 0)
@@ -177,16 +199,31 @@ final class InfoCommand {
         s.field("total_connections_received", stats.connectionsReceived)
                 .field("total_commands_processed", stats.commandsProcessed)
                 .field("instantaneous_ops_per_sec", server.opsPerSecond().value())
+                .field("total_net_input_bytes", stats.netInputBytes)
+                .field("total_net_output_bytes", stats.netOutputBytes)
+                .field("instantaneous_input_kbps", kilobytes(server.inputBytesPerSecond().value()))
+                .field("instantaneous_output_kbps", kilobytes(server.outputBytesPerSecond().value()))
                 .field("rejected_connections", stats.rejectedConnections)
                 .field("expired_keys", server.databases().expiredKeys())
+                .field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", server.expiryCycle().stalePercent()))
                 .field("expired_time_cap_reached_count", server.expiryCycle().timeCapReachedCount())
                 .field("expire_cycle_cpu_milliseconds", server.expiryCycle().cycleMillis())
                 .field("evicted_keys", 0)
+                .field("keyspace_hits", server.databases().keyspaceHits())
+                .field("keyspace_misses", server.databases().keyspaceMisses())
                 .field("pubsub_channels", server.pubSub().channelCount())
                 .field("pubsub_patterns", server.pubSub().patternCount())
                 .field("pubsubshard_channels", server.pubSub().shardChannelCount())
+                // kvd has no CLIENT TRACKING: nothing is tracked, as tracking_clients says.
+                .field("tracking_total_keys", 0)
+                .field("tracking_total_items", 0)
+                .field("tracking_total_prefixes", 0)
                 .field("unexpected_error_replies", 0)
                 .field("total_error_replies", server.errorStats().total())
+                .field("total_reads_processed", stats.readsProcessed)
+                .field("total_writes_processed", stats.writesProcessed)
+                .field("io_threaded_reads_processed", 0)
+                .field("io_threaded_writes_processed", 0)
                 .field("protocol_errors", stats.protocolErrors)
                 .field("client_query_buffer_limit_disconnections", stats.queryBufferLimitDisconnections)
                 .field("client_output_buffer_limit_disconnections", stats.outputBufferLimitDisconnections)
@@ -296,6 +333,11 @@ final class InfoCommand {
         }
         // printf's "%.2f" rounds the exact binary value half to even: 6.625 prints as 6.62.
         return new BigDecimal(d).setScale(2, RoundingMode.HALF_EVEN).toPlainString() + units.charAt(unit);
+    }
+
+    /** Redis's "%.2f" of a bytes-per-second rate in KB. */
+    private static String kilobytes(long bytesPerSecond) {
+        return String.format(Locale.ROOT, "%.2f", bytesPerSecond / 1024.0);
     }
 
     private static String seconds(long nanos) {

@@ -36,13 +36,20 @@ public final class ServerState {
     private final ErrorStats errorStats = new ErrorStats();
     private final CommandStats commandStats = new CommandStats(errorStats);
     private final ClientPause pause = new ClientPause(this);
-    private final OpsPerSecond opsPerSecond = new OpsPerSecond();
+    private final InstantaneousMetric opsPerSecond = new InstantaneousMetric();
+    private final InstantaneousMetric inputBytesPerSecond = new InstantaneousMetric();
+    private final InstantaneousMetric outputBytesPerSecond = new InstantaneousMetric();
+    private final ClientBufferPeaks clientBufferPeaks = new ClientBufferPeaks();
     private final SlowLog slowLog = new SlowLog();
     private final Monitors monitors = new Monitors();
     private final LatencyMonitor latencyMonitor = new LatencyMonitor();
     private final long startedAtMs = System.currentTimeMillis();
+    /** Redis's run_id: 40 random hex digits made at start, naming this run of the server. */
+    private final String runId = randomHex40();
+    /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
+    private long changingWrites;
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
-    private String replicationId = newReplicationId();
+    private String replicationId = randomHex40();
     private final Runnable shutdown;
     private boolean shutdownRequested;
     /** Handles other clients' I/O from inside a long script; nothing until the server sets it. */
@@ -66,6 +73,12 @@ public final class ServerState {
         public long rejectedConnections;
         public long outputBufferLimitDisconnections;
         public long queryBufferLimitDisconnections;
+        /** Bytes read from clients' sockets (after TLS), and the reads. */
+        public long netInputBytes;
+        public long readsProcessed;
+        /** Reply bytes handed to clients' sockets, and the writes (one per connection and iteration with output). */
+        public long netOutputBytes;
+        public long writesProcessed;
 
         /** CONFIG RESETSTAT */
         public void reset() {
@@ -77,6 +90,10 @@ public final class ServerState {
             rejectedConnections = 0;
             outputBufferLimitDisconnections = 0;
             queryBufferLimitDisconnections = 0;
+            netInputBytes = 0;
+            readsProcessed = 0;
+            netOutputBytes = 0;
+            writesProcessed = 0;
         }
     }
 
@@ -177,11 +194,30 @@ public final class ServerState {
 
     /** DEBUG CHANGE-REPL-ID */
     void changeReplicationId() {
-        replicationId = newReplicationId();
+        replicationId = randomHex40();
+    }
+
+    /** A command changed the keyspace (and was logged for the AOF). */
+    void wroteChanges() {
+        changingWrites++;
+    }
+
+    /**
+     * INFO's rdb_changes_since_last_save: kvd takes no snapshot, so every write since start, as
+     * Redis reports with none saved. Redis counts some commands more than once (one per element
+     * RPUSH pushes); kvd counts commands.
+     */
+    long changingWrites() {
+        return changingWrites;
+    }
+
+    /** INFO's run_id. */
+    public String runId() {
+        return runId;
     }
 
     /** 40 random hex digits, as Redis's getRandomHexChars. */
-    private static String newReplicationId() {
+    private static String randomHex40() {
         byte[] random = new byte[20];
         new SecureRandom().nextBytes(random);
         return HexFormat.of().formatHex(random);
@@ -215,9 +251,32 @@ public final class ServerState {
         return latencyMonitor;
     }
 
-    public OpsPerSecond opsPerSecond() {
+    public InstantaneousMetric opsPerSecond() {
         return opsPerSecond;
     }
+
+    /** INFO's instantaneous_input_kbps, in bytes per second. */
+    public InstantaneousMetric inputBytesPerSecond() {
+        return inputBytesPerSecond;
+    }
+
+    /** INFO's instantaneous_output_kbps, in bytes per second. */
+    public InstantaneousMetric outputBytesPerSecond() {
+        return outputBytesPerSecond;
+    }
+
+    /** The cron samples the three instantaneous rates, at most every 100 ms each. */
+    public void sampleRates(long nowMs) {
+        opsPerSecond.sample(nowMs, stats.commandsProcessed);
+        inputBytesPerSecond.sample(nowMs, stats.netInputBytes);
+        outputBytesPerSecond.sample(nowMs, stats.netOutputBytes);
+    }
+
+    /** INFO's client_recent_max_input_buffer and client_recent_max_output_buffer. */
+    public ClientBufferPeaks clientBufferPeaks() {
+        return clientBufferPeaks;
+    }
+
 
     /** The server stops: the Lua interpreters' native memory goes with them (an embedded server's JVM lives on). */
     public void closeScripts() {

@@ -24,6 +24,8 @@ public final class ActiveExpiryCycle {
     private boolean enabled = true;
     private long timeCapReached;
     private long cycleNanos;
+    /** Redis's stat_expired_stale_perc: a running estimate of the share of expired keys among those with a deadline. */
+    private double staleShare;
 
     public ActiveExpiryCycle(Databases databases) {
         this.databases = databases;
@@ -61,6 +63,7 @@ public final class ActiveExpiryCycle {
         }
         long start = System.nanoTime();
         long removed = 0;
+        long sampledLive = 0;
         behind = false;
         for (int visited = 0; visited < databases.count() && !behind; visited++) {
             int db = nextDb;
@@ -81,7 +84,11 @@ public final class ActiveExpiryCycle {
                 nextDb = (db + 1) % databases.count();
             }
             updateAverageTtl(db, keyspace, ttlSum);
+            sampledLive += ttlSum[1];
         }
+        // expire.c weighs each cycle's share of expired keys in its samples 5%.
+        long sampled = removed + sampledLive;
+        staleShare = (sampled == 0 ? 0 : (double) removed / sampled) * 0.05 + staleShare * 0.95;
         if (behind) {
             timeCapReached++;
         }
@@ -120,6 +127,18 @@ public final class ActiveExpiryCycle {
     /** INFO stats' expire_cycle_cpu_milliseconds: time spent in cycles (wall time, as Redis). */
     public long cycleMillis() {
         return cycleNanos / 1_000_000;
+    }
+
+    /** INFO stats' expired_stale_perc: the estimated percentage of keys with a deadline that expired and are not yet removed. */
+    public double stalePercent() {
+        return staleShare * 100;
+    }
+
+    /** CONFIG RESETSTAT: the stale estimate, the time-cap count and the cycles' time start from zero, as Redis's. */
+    public void resetStats() {
+        staleShare = 0;
+        timeCapReached = 0;
+        cycleNanos = 0;
     }
 
     /** INFO keyspace's avg_ttl for database {@code db}: an estimate in ms of the TTL left to keys that have one. */

@@ -47,6 +47,10 @@ public final class Databases {
     long now;
     long changes;
     long expiredKeys;
+    /** Whether lookups now are a read command's, counted as hits or misses (Redis's lookupKeyRead). */
+    boolean countingReads;
+    long keyspaceHits;
+    long keyspaceMisses;
     ExpiryListener expiryListener = (db, key) -> { };
     /** Samples "expire-del" and "expire-cycle"; the server's once it sets it, an off one until then. */
     LatencyMonitor latency = new LatencyMonitor();
@@ -99,9 +103,32 @@ public final class Databases {
         return expiredKeys;
     }
 
-    /** CONFIG RESETSTAT: counts expired keys from zero again. */
-    public void resetExpiredKeys() {
+    /**
+     * Whether the lookups from now on count as INFO's keyspace hits and misses: on while a
+     * read-only command runs, as Redis counts its lookupKeyRead and not its lookupKeyWrite.
+     * Returns the previous setting, for a command that runs others (EXEC, a script) to restore.
+     */
+    public boolean countReads(boolean counting) {
+        boolean previous = countingReads;
+        countingReads = counting;
+        return previous;
+    }
+
+    /** INFO's keyspace_hits: lookups of read commands that found a live key, since start or RESETSTAT. */
+    public long keyspaceHits() {
+        return keyspaceHits;
+    }
+
+    /** INFO's keyspace_misses: lookups of read commands that found no live key. */
+    public long keyspaceMisses() {
+        return keyspaceMisses;
+    }
+
+    /** CONFIG RESETSTAT: counts expired keys, hits and misses from zero again. */
+    public void resetStats() {
         expiredKeys = 0;
+        keyspaceHits = 0;
+        keyspaceMisses = 0;
     }
 
     public void onExpired(ExpiryListener listener) {

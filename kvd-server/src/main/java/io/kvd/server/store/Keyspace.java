@@ -737,7 +737,14 @@ public final class Keyspace {
         int id = table.find(key, hash);
         if (id != 0 && isDue(id)) {
             deleteExpired(id, hash, key);
-            return 0;
+            id = 0;
+        }
+        if (databases.countingReads) {
+            if (id == 0) {
+                databases.keyspaceMisses++;
+            } else {
+                databases.keyspaceHits++;
+            }
         }
         return id;
     }

@@ -92,9 +92,101 @@ class InfoCommandTest {
     }
 
     @Test
-    void clientsSectionCountsConnectedClients() {
+    void serverSectionNamesThisRunTheProgramAndNoIoThreads() {
+        String server = info("server");
+        assertThat(server)
+                .containsPattern("\r\nprocess_id:\\d+\r\nrun_id:[0-9a-f]{40}\r\ntcp_port:")
+                .containsPattern("\r\nconfigured_hz:10\r\nexecutable:\\S+\r\nio_threads_active:0\r\n$");
+        // A run is not a replication history: Redis makes the two ids apart.
+        assertThat(server).doesNotContain("run_id:" + kvd.server.replicationId());
+    }
+
+    @Test
+    void clientsSectionHasRedisFieldsInRedisOrder() {
         kvd.newClient();
-        assertThat(info("clients")).startsWith("# Clients\r\nconnected_clients:2\r\nblocked_clients:0\r\n");
+        assertThat(info("clients")).isEqualTo("# Clients\r\nconnected_clients:2\r\ncluster_connections:0\r\n"
+                + "maxclients:10000\r\nclient_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n"
+                + "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n");
+    }
+
+    @Test
+    void clientsInTimeoutTableCountsBlockedClientsWithATimeout() {
+        kvd.callAs(kvd.newClient(), "BLPOP", "q", "0");
+        kvd.callAs(kvd.newClient(), "BLPOP", "q", "5");
+        assertThat(info("clients")).contains("\r\nblocked_clients:2\r\n", "\r\nclients_in_timeout_table:1\r\n");
+    }
+
+    @Test
+    void clientsSectionReportsTheRecentBufferPeaks() {
+        kvd.server.clientBufferPeaks().input(CommandFixture.START_MS, 20_480);
+        kvd.server.clientBufferPeaks().output(CommandFixture.START_MS, 512);
+        assertThat(info("clients"))
+                .contains("\r\nclient_recent_max_input_buffer:20480\r\nclient_recent_max_output_buffer:512\r\n");
+    }
+
+    @Test
+    void persistenceReportsTheRdbFieldsOfAServerThatNeverSaved() {
+        kvd.call("SET", "a", "1");
+        kvd.call("SET", "a", "2", "NX");
+        kvd.call("GET", "a");
+        kvd.call("DEL", "a", "b");
+        assertThat(info("persistence")).startsWith("# Persistence\r\nloading:0\r\nasync_loading:0\r\n"
+                + "rdb_changes_since_last_save:2\r\nrdb_bgsave_in_progress:0\r\n"
+                + "rdb_last_save_time:" + kvd.server.startedAtMs() / 1000 + "\r\nrdb_last_bgsave_status:ok\r\n"
+                + "rdb_last_bgsave_time_sec:-1\r\nrdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\naof_enabled:");
+    }
+
+    @Test
+    void keyspaceHitsAndMissesCountLookupsOfReadCommandsOnly() {
+        kvd.call("SET", "a", "1");
+        kvd.call("GET", "a");
+        kvd.call("GET", "missing");
+        kvd.call("MGET", "a", "missing", "missing");
+        kvd.call("EXISTS", "a");
+        kvd.call("APPEND", "a", "2");
+        kvd.call("HDEL", "missing", "f");
+        kvd.call("MULTI");
+        kvd.call("GET", "a");
+        kvd.call("EXEC");
+        // As redis-server 7.0.15 counts the same commands.
+        assertThat(info("stats")).contains("\r\nkeyspace_hits:4\r\nkeyspace_misses:3\r\n");
+        kvd.call("CONFIG", "RESETSTAT");
+        assertThat(info("stats")).contains("\r\nkeyspace_hits:0\r\nkeyspace_misses:0\r\n");
+    }
+
+    @Test
+    void statsReportNetworkBytesAndRatesReadsAndWrites() {
+        ServerState.Stats stats = kvd.server.stats();
+        stats.netInputBytes = 749;
+        stats.netOutputBytes = 14_074;
+        stats.readsProcessed = 38;
+        stats.writesProcessed = 22;
+        kvd.server.inputBytesPerSecond().sample(0, 0);
+        // 16 KB a second for a full window of 16 samples: a mean of 1 KB a second.
+        kvd.server.inputBytesPerSecond().sample(1000, 16 * 1024);
+        assertThat(info("stats"))
+                .contains("\r\ntotal_net_input_bytes:749\r\ntotal_net_output_bytes:14074\r\n"
+                        + "instantaneous_input_kbps:1.00\r\ninstantaneous_output_kbps:0.00\r\nrejected_connections:")
+                .contains("\r\ntotal_error_replies:0\r\ntotal_reads_processed:38\r\ntotal_writes_processed:22\r\n"
+                        + "io_threaded_reads_processed:0\r\nio_threaded_writes_processed:0\r\n")
+                .contains("\r\npubsubshard_channels:0\r\ntracking_total_keys:0\r\ntracking_total_items:0\r\n"
+                        + "tracking_total_prefixes:0\r\n");
+        kvd.call("CONFIG", "RESETSTAT");
+        assertThat(info("stats")).contains("\r\ntotal_net_input_bytes:0\r\n", "\r\ninstantaneous_input_kbps:0.00\r\n",
+                "\r\ntotal_reads_processed:0\r\n");
+    }
+
+    @Test
+    void expiredStalePercentWeighsEachCycleFivePercent() {
+        for (int i = 0; i < 40; i++) {
+            kvd.call("SET", "k" + i, "v", "PX", "10");
+        }
+        assertThat(info("stats")).contains("\r\nexpired_keys:0\r\nexpired_stale_perc:0.00\r\n");
+        // Every key sampled had expired: the estimate moves 5% of the way to 100%.
+        kvd.server.expiryCycle().runSlow(CommandFixture.START_MS + 100, 10);
+        assertThat(info("stats")).contains("\r\nexpired_keys:40\r\nexpired_stale_perc:5.00\r\n");
+        kvd.server.expiryCycle().runSlow(CommandFixture.START_MS + 200, 10);
+        assertThat(info("stats")).contains("\r\nexpired_stale_perc:4.75\r\n");
     }
 
     @Test

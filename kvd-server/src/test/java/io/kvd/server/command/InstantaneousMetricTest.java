@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class OpsPerSecondTest {
-    private final OpsPerSecond ops = new OpsPerSecond();
+class InstantaneousMetricTest {
+    private final InstantaneousMetric ops = new InstantaneousMetric();
 
     @Test
     void isZeroBeforeTwoSamples() {

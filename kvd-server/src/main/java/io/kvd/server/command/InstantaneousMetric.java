@@ -3,11 +3,11 @@ package io.kvd.server.command;
 import java.util.Arrays;
 
 /**
- * INFO's instantaneous_ops_per_sec as Redis computes it (server.c, trackInstantaneousMetric):
- * the command counter is sampled at most every 100 ms from the cron, and the reported rate is
- * the mean of the last 16 sampled rates.
+ * One of INFO's instantaneous rates (commands, input and output bytes per second) as Redis
+ * computes them (server.c, trackInstantaneousMetric): a counter is sampled at most every 100 ms
+ * from the cron, and the reported rate is the mean of the last 16 sampled rates.
  */
-public final class OpsPerSecond {
+public final class InstantaneousMetric {
     static final int SAMPLES = 16;
     static final long PERIOD_MS = 100;
 
@@ -16,18 +16,18 @@ public final class OpsPerSecond {
     private long lastSampleMs = -1;
     private long lastCount;
 
-    /** Called from the cron with the time and the total of commands processed so far. */
-    public void sample(long nowMs, long commandsProcessed) {
+    /** Called from the cron with the time and the counter's total so far. */
+    public void sample(long nowMs, long total) {
         if (lastSampleMs >= 0) {
             long elapsedMs = nowMs - lastSampleMs;
             if (elapsedMs < PERIOD_MS) {
                 return;
             }
-            rates[next] = (commandsProcessed - lastCount) * 1000 / elapsedMs;
+            rates[next] = (total - lastCount) * 1000 / elapsedMs;
             next = (next + 1) % SAMPLES;
         }
         lastSampleMs = nowMs;
-        lastCount = commandsProcessed;
+        lastCount = total;
     }
 
     /** CONFIG RESETSTAT: forgets every sample; the next one starts a new baseline. */
@@ -37,6 +37,7 @@ public final class OpsPerSecond {
         lastSampleMs = -1;
     }
 
+    /** Per second. */
     public long value() {
         long sum = 0;
         for (long rate : rates) {
