@@ -108,6 +108,7 @@ final class InfoCommand {
                 .field("configured_hz", server.config().hz())
                 // The process's program: the JVM, which runs kvd.jar (Redis's is redis-server).
                 .field("executable", ProcessHandle.current().info().command().orElse(""))
+                .field("config_file", server.config().configFile() == null ? "" : server.config().configFile())
                 // Every client's reads and writes are the event loop's: kvd has no I/O threads.
                 .field("io_threads_active", 0);
     }
