@@ -33,7 +33,7 @@ SUBCOMMANDS = {
     "function": ["load", "delete", "list", "stats", "kill", "flush", "dump", "restore", "help"],
     "cluster": ["countkeysinslot", "getkeysinslot", "info", "keyslot", "myid", "nodes", "slots", "shards", "help"],
     "slowlog": ["get", "len", "reset", "help"],
-    "latency": ["doctor", "graph", "history", "latest", "reset", "help"],
+    "latency": ["doctor", "graph", "history", "latest", "reset", "histogram", "help"],
 }
 
 # CLIENT SETINFO as Redis 7.2's COMMAND INFO and COMMAND DOCS describe it.

@@ -2,12 +2,18 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.latency.LatencyMonitor;
+import io.kvd.server.stats.CommandStats;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * LATENCY LATEST | HISTORY | RESET | GRAPH | DOCTOR | HELP over the server's {@link LatencyMonitor},
- * as Redis 7.0's latency.c. GRAPH and DOCTOR answer the text as a bulk string, as Redis's
+ * as Redis 7.0's latency.c, and HISTOGRAM over the commands' latency histograms ({@link CommandStats}). GRAPH and DOCTOR answer the text as a bulk string, as Redis's
  * verbatim reply reads to a RESP2 client. Scripts may run only HELP, as in Redis.
  */
 final class LatencyCommand {
@@ -28,6 +34,10 @@ final class LatencyCommand {
                     "RESET [<event> ...]",
                     "    Reset latency data of one or more <event> classes.",
                     "    (default: reset all data for all event classes)")
+            .add("histogram", -2, Subcommands.NOSCRIPT, LatencyCommand::histogram,
+                    "HISTOGRAM [COMMAND ...]",
+                    "    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.",
+                    "    If no commands are specified then all histograms are replied.")
             .withHelp();
 
     private LatencyCommand() {
@@ -39,6 +49,53 @@ final class LatencyCommand {
 
     private static LatencyMonitor monitor(Client client) {
         return client.server().latencyMonitor();
+    }
+
+    /**
+     * LATENCY HISTOGRAM [command ...] (Redis's latencyAllCommandsFillCDF and
+     * latencySpecificCommandsFillCDF): for each command with a histogram, every one or those named
+     * (a container naming its subcommands), its call count and the cumulative count at each power
+     * of two from 1024 ns, in microseconds, where the count grew. Unknown names are skipped.
+     */
+    private static void histogram(Client client, byte[][] argv) {
+        Map<String, CommandStats.Entry> entries = client.server().commandStats().byName();
+        List<Map.Entry<String, CommandStats.Entry>> chosen = new ArrayList<>();
+        if (argv.length == 2) {
+            entries.entrySet().stream().filter(e -> e.getValue().latency() != null).forEach(chosen::add);
+        }
+        for (int i = 2; i < argv.length; i++) {
+            String name = Args.utf8(argv[i]).toLowerCase(Locale.ROOT);
+            for (Map.Entry<String, CommandStats.Entry> e : entries.entrySet()) {
+                boolean named = e.getKey().equals(name) || e.getKey().startsWith(name + "|");
+                if (named && e.getValue().latency() != null) {
+                    chosen.add(e);
+                }
+            }
+        }
+        Reply reply = client.reply();
+        reply.arrayHeader(chosen.size() * 2);
+        for (Map.Entry<String, CommandStats.Entry> e : chosen) {
+            Histogram latency = e.getValue().latency();
+            reply.bulk(e.getKey());
+            reply.arrayHeader(4);
+            reply.bulk("calls");
+            reply.integer(latency.getTotalCount());
+            reply.bulk("histogram_usec");
+            List<long[]> buckets = new ArrayList<>();
+            long previous = 0;
+            for (HistogramIterationValue step : latency.logarithmicBucketValues(1024, 2)) {
+                long cumulative = step.getTotalCountToThisValue();
+                if (cumulative > previous) {
+                    buckets.add(new long[] {step.getValueIteratedTo() / 1000, cumulative});
+                }
+                previous = cumulative;
+            }
+            reply.arrayHeader(buckets.size() * 2);
+            for (long[] bucket : buckets) {
+                reply.integer(bucket[0]);
+                reply.integer(bucket[1]);
+            }
+        }
     }
 
     /** LATENCY LATEST: per event, its name, newest sample's time and latency, and all-time maximum. */

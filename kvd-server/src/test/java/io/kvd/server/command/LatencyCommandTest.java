@@ -124,7 +124,21 @@ class LatencyCommandTest {
         assertThat(kvd.call("LATENCY", "HISTORY")).isEqualTo(
                 "-ERR wrong number of arguments for 'latency|history' command\r\n");
         assertThat(kvd.call("LATENCY", "FOO")).isEqualTo("-ERR unknown subcommand 'FOO'. Try LATENCY HELP.\r\n");
-        assertThat(kvd.call("LATENCY", "HELP")).startsWith("*14\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. "
+        assertThat(kvd.call("LATENCY", "HELP")).startsWith("*17\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. "
                 + "Subcommands are:\r\n+DOCTOR\r\n+    Return a human readable latency analysis report.\r\n");
+    }
+
+    @Test
+    void histogramAnswersEachNamedCommandsCallsAndCumulativeBuckets() {
+        kvd.call("SET", "a", "b");
+        kvd.call("SET", "a", "c");
+        kvd.call("CLIENT", "ID");
+        // The buckets' bounds in microseconds and counts vary with the machine: the reply's shape is Redis's.
+        assertThat(kvd.call("LATENCY", "HISTOGRAM", "SET", "nosuch", "client")).matches(
+                "\\*4\r\n\\$3\r\nset\r\n\\*4\r\n\\$5\r\ncalls\r\n:2\r\n\\$14\r\nhistogram_usec\r\n\\*\\d+\r\n(:\\d+\r\n)+"
+                        + "\\$9\r\nclient\\|id\r\n\\*4\r\n\\$5\r\ncalls\r\n:1\r\n\\$14\r\nhistogram_usec\r\n\\*2\r\n:\\d+\r\n:1\r\n");
+        assertThat(kvd.call("LATENCY", "HISTOGRAM")).contains("$3\r\nset\r\n", "$9\r\nclient|id\r\n");
+        kvd.call("CONFIG", "RESETSTAT");
+        assertThat(kvd.call("LATENCY", "HISTOGRAM", "set")).isEqualTo("*0\r\n");
     }
 }
