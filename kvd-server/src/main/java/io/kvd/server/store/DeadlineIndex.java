@@ -19,6 +19,19 @@ final class DeadlineIndex {
     private long[][] chunks = new long[1][];
     private int count;
 
+    private static final long INSTANCE = HeapSize.ofInstance(DeadlineIndex.class);
+    /** Heap bytes of one slot: its deadline and its id. */
+    static final int SLOT_BYTES = FIELDS * Long.BYTES;
+
+    /** Heap bytes of the chunks and their directory. */
+    long memoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(chunks);
+        for (long[] chunk : chunks) {
+            bytes += HeapSize.of(chunk);
+        }
+        return bytes;
+    }
+
     int count() {
         return count;
     }
