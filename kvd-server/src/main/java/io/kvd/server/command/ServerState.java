@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
@@ -39,6 +40,7 @@ public final class ServerState {
     private final SlowLog slowLog = new SlowLog();
     private final Monitors monitors = new Monitors();
     private final long startedAtMs = System.currentTimeMillis();
+    private final ServerMemory memory = new ServerMemory();
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = newReplicationId();
     private final Runnable shutdown;
@@ -247,6 +249,11 @@ public final class ServerState {
 
     public long nextClientId() {
         return nextClientId++;
+    }
+
+    /** The heap's figures (INFO memory, MEMORY); the cron samples its peak. */
+    public ServerMemory memory() {
+        return memory;
     }
 
     public long startedAtMs() {
