@@ -45,11 +45,6 @@ final class IncrementalHashTable {
         return INSTANCE + main.memoryUsage() + (target == null ? 0 : target.memoryUsage());
     }
 
-    /** Bucket slots in the table, both tables' while resizing. */
-    long buckets() {
-        return main.length() + (target == null ? 0L : target.length());
-    }
-
     int size() {
         return size;
     }
