@@ -22,19 +22,19 @@ final class HeapSize {
     private HeapSize() {
     }
 
-    static long ofBytes(int length) {
+    private static long ofBytes(int length) {
         return align(ARRAY_HEADER + (long) length);
     }
 
-    static long ofInts(int length) {
+    private static long ofInts(int length) {
         return align(ARRAY_HEADER + 4L * length);
     }
 
-    static long ofLongs(int length) {
+    private static long ofLongs(int length) {
         return align(ARRAY_HEADER + 8L * length);
     }
 
-    static long ofReferences(int length) {
+    private static long ofReferences(int length) {
         return align(ARRAY_HEADER + (long) REFERENCE * length);
     }
 
