@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "config": ["get", "set", "resetstat", "rewrite", "help"],
     "command": ["count", "info", "docs", "getkeys", "getkeysandflags", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],
+    "memory": ["doctor", "malloc-stats", "purge", "stats", "usage", "help"],
     "pubsub": ["channels", "numpat", "numsub", "shardchannels", "shardnumsub", "help"],
     "script": ["exists", "flush", "kill", "load", "help"],
     "xinfo": ["consumers", "groups", "stream", "help"],

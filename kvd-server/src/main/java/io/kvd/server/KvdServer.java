@@ -398,6 +398,7 @@ public final class KvdServer implements AutoCloseable {
             state.databases().forEach(keyspace -> keyspace.rehashStep(REHASH_NANOS_PER_TICK));
             state.sampleRates(now);
             state.clientBufferPeaks().cron(now);
+            state.memory().used();
             // Without an idle timeout or output limit (the defaults) the clients' checks have
             // nothing to find: 1,000 connections would cost 10,000 visits a second for nothing.
             if (config.timeout() > 0 || OutputLimits.configured(config, state.pubSub().hasSubscribers())) {

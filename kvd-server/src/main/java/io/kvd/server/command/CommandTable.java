@@ -34,7 +34,8 @@ public final class CommandTable {
     private static final Map<String, Subcommands> CONTAINERS = Map.ofEntries(
             Map.entry("client", ClientCommand.SUBCOMMANDS), Map.entry("config", ConfigCommand.SUBCOMMANDS),
             Map.entry("command", CommandCommand.SUBCOMMANDS), Map.entry("cluster", ClusterCommand.SUBCOMMANDS),
-            Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
+            Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("memory", MemoryCommand.SUBCOMMANDS),
+            Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
             Map.entry("script", ScriptingCommands.SUBCOMMANDS), Map.entry("function", FunctionCommands.SUBCOMMANDS),
             Map.entry("xinfo", StreamCommands.XINFO), Map.entry("xgroup", StreamGroupCommands.XGROUP_SUBCOMMANDS),
             Map.entry("slowlog", SlowlogCommand.SUBCOMMANDS), Map.entry("latency", LatencyCommand.SUBCOMMANDS));
@@ -262,6 +263,7 @@ public final class CommandTable {
             command("move", 3, flags(WRITE, FAST), 1, 1, 1, KeyCommands::move),
             command("copy", -3, flags(WRITE, DENYOOM), 1, 2, 1, KeyCommands::copy),
             command("object", -2, flags(), 0, 0, 0, ObjectCommand::object),
+            command("memory", -2, flags(), 0, 0, 0, MemoryCommand::memory),
 
             // expiry
             command("expire", -3, flags(WRITE, FAST), 1, 1, 1, ExpireCommands::expire),
@@ -585,8 +587,8 @@ public final class CommandTable {
         int[] positions;
         switch (command.name()) {
             case "getex", "copy", "sort" -> positions = new int[] {1};
-            // Redis's objectCommandLookup reads with LOOKUP_NONOTIFY.
-            case "object" -> positions = new int[0];
+            // Redis's objectCommandLookup reads with LOOKUP_NONOTIFY; MEMORY USAGE finds its key in the dict.
+            case "object", "memory" -> positions = new int[0];
             case "bitop" -> positions = range(3, argv.length - 1, 1);
             case "pfmerge" -> positions = range(1, argv.length - 1, 1);
             case "zrangestore", "geosearchstore" -> positions = new int[] {2};

@@ -1,6 +1,7 @@
 package io.kvd.server.command;
 
 import io.kvd.server.config.Directive;
+import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
@@ -126,14 +127,23 @@ final class InfoCommand {
                 .field("clients_in_timeout_table", server.blockedClients().withDeadlineCount());
     }
 
+    /**
+     * Redis 7.0's memory fields that kvd's figures give ({@link MemoryCommand#overhead}, the same as
+     * MEMORY STATS), in Redis's order.
+     */
     private static void memory(ServerState server, Section s) {
-        Runtime runtime = Runtime.getRuntime();
-        long used = runtime.totalMemory() - runtime.freeMemory();
-        s.field("used_memory", used).field("used_memory_human", bytesToHuman(used));
-        long rss = residentSetBytes();
-        if (rss >= 0) {
-            s.field("used_memory_rss", rss).field("used_memory_rss_human", bytesToHuman(rss));
-        }
+        ServerMemory.Overhead o = MemoryCommand.overhead(server);
+        s.field("used_memory", o.total()).field("used_memory_human", bytesToHuman(o.total()))
+                .field("used_memory_rss", o.rss()).field("used_memory_rss_human", bytesToHuman(o.rss()))
+                .field("used_memory_peak", o.peak()).field("used_memory_peak_human", bytesToHuman(o.peak()))
+                .field("used_memory_peak_perc", twoDecimals(o.peakPercentage()) + "%")
+                .field("used_memory_overhead", o.overheadTotal())
+                .field("used_memory_startup", o.startup())
+                .field("used_memory_dataset", o.dataset())
+                .field("used_memory_dataset_perc", twoDecimals(o.datasetPercentage()) + "%")
+                .field("allocator_allocated", o.allocated())
+                .field("allocator_active", o.active())
+                .field("allocator_resident", o.resident());
         long total = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
                 .getTotalMemorySize();
         s.field("total_system_memory", total)
@@ -141,7 +151,30 @@ final class InfoCommand {
         scripting(server, s);
         s.field("maxmemory", 0)
                 .field("maxmemory_human", "0B")
-                .field("maxmemory_policy", "noeviction");
+                .field("maxmemory_policy", "noeviction")
+                .field("allocator_frag_ratio", twoDecimals(o.allocatorFragmentation()))
+                .field("allocator_frag_bytes", o.allocatorFragmentationBytes())
+                .field("allocator_rss_ratio", twoDecimals(o.allocatorRss()))
+                .field("allocator_rss_bytes", o.allocatorRssBytes())
+                .field("rss_overhead_ratio", twoDecimals(o.rssOverhead()))
+                .field("rss_overhead_bytes", o.rssOverheadBytes())
+                .field("mem_fragmentation_ratio", twoDecimals(o.fragmentation()))
+                .field("mem_fragmentation_bytes", o.fragmentationBytes())
+                .field("mem_not_counted_for_evict", 0)
+                .field("mem_replication_backlog", 0)
+                .field("mem_total_replication_buffers", 0)
+                .field("mem_clients_slaves", 0)
+                .field("mem_clients_normal", o.clientsNormal())
+                .field("mem_cluster_links", 0)
+                .field("mem_aof_buffer", o.aofBuffer());
+    }
+
+    /** printf's "%.2f": the exact binary value rounded, half to even. */
+    private static String twoDecimals(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+        }
+        return new BigDecimal(value).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /** Redis 7.0's Lua fields of INFO memory: EVAL's interpreter, then the functions' (theirs is 0 until one loaded). */
@@ -332,8 +365,7 @@ final class InfoCommand {
             d /= 1024;
             unit++;
         }
-        // printf's "%.2f" rounds the exact binary value half to even: 6.625 prints as 6.62.
-        return new BigDecimal(d).setScale(2, RoundingMode.HALF_EVEN).toPlainString() + units.charAt(unit);
+        return twoDecimals(d) + units.charAt(unit);
     }
 
     /** Redis's "%.2f" of a bytes-per-second rate in KB. */
@@ -343,20 +375,6 @@ final class InfoCommand {
 
     private static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%d.%06d", nanos / 1_000_000_000L, nanos % 1_000_000_000L / 1000);
-    }
-
-    /** VmRSS from /proc/self/status, or -1 where there is no such file. */
-    private static long residentSetBytes() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-        return -1;
     }
 
     /** utime and stime of /proc/self/stat (fields 14 and 15), or null where there is no such file. */

@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.latency.LatencyMonitor;
+import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
@@ -48,6 +49,7 @@ public final class ServerState {
     private final String runId = randomHex40();
     /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
     private long changingWrites;
+    private final ServerMemory memory = new ServerMemory();
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = randomHex40();
     private final Runnable shutdown;
@@ -317,6 +319,11 @@ public final class ServerState {
 
     public long nextClientId() {
         return nextClientId++;
+    }
+
+    /** The heap's figures (INFO memory, MEMORY); the cron samples its peak. */
+    public ServerMemory memory() {
+        return memory;
     }
 
     public long startedAtMs() {

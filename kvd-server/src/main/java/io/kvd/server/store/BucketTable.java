@@ -9,6 +9,7 @@ package io.kvd.server.store;
  */
 final class BucketTable {
     private static final int PER_CHUNK = Regions.INT_LENGTH;
+    private static final long INSTANCE = HeapSize.ofInstance(BucketTable.class);
 
     private final int[][] chunks;
     private final int length;
@@ -40,6 +41,15 @@ final class BucketTable {
             chunks[c] = chunk;
         }
         chunk[bucket % PER_CHUNK] = id;
+    }
+
+    /** Heap bytes of the chunks allocated so far and their directory. */
+    long memoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(chunks);
+        for (int[] chunk : chunks) {
+            bytes += HeapSize.of(chunk);
+        }
+        return bytes;
     }
 
     /** Whether {@code bucket} is the last one of its chunk. */

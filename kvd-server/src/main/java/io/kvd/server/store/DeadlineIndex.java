@@ -14,10 +14,22 @@ final class DeadlineIndex {
     private static final int ID = 1;
     private static final int FIELDS = 2;
     private static final int PER_CHUNK = Regions.LONG_LENGTH / FIELDS;
+    private static final long INSTANCE = HeapSize.ofInstance(DeadlineIndex.class);
+    /** Heap bytes of one slot: its deadline and its id. */
+    static final int SLOT_BYTES = FIELDS * Long.BYTES;
 
     /** Per slot, its deadline and its entry's id, side by side in {@link Regions} arrays. */
     private long[][] chunks = new long[1][];
     private int count;
+
+    /** Heap bytes of the chunks and their directory. */
+    long memoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(chunks);
+        for (long[] chunk : chunks) {
+            bytes += HeapSize.of(chunk);
+        }
+        return bytes;
+    }
 
     int count() {
         return count;

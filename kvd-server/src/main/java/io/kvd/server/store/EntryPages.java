@@ -31,6 +31,7 @@ final class EntryPages {
     /** Larger entries get a page of their own; below, at least a quarter of a page is left for them after a compaction. */
     static final int LARGEST_SHARED = PAGE_SIZE / 8;
     static final int FIRST_PAGE_SIZE = 512;
+    private static final long INSTANCE = HeapSize.ofInstance(EntryPages.class);
 
     /** Moves the live entries of a page elsewhere (through {@link #allocate} and {@link #free}). */
     interface Compactor {
@@ -204,6 +205,16 @@ final class EntryPages {
             }
         }
         return held;
+    }
+
+    /** Heap bytes this holds: the pages (holes and unfilled tails included), the spare and the bookkeeping. */
+    long memoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(pages) + HeapSize.of(live) + HeapSize.of(filled)
+                + HeapSize.of(releasedNumbers) + HeapSize.of(spare);
+        for (int page = 1; page < nextNumber; page++) {
+            bytes += HeapSize.of(pages[page]);
+        }
+        return bytes;
     }
 
     int liveBytes(int page) {

@@ -34,6 +34,7 @@ final class EntrySlab implements EntryPages.Compactor {
     /** The tag sits above the page number: 2^24 pages are more memory than a JVM array index reaches. */
     private static final int TAG_SHIFT = 24;
     private static final int PAGE_MASK = (1 << TAG_SHIFT) - 1;
+    private static final long INSTANCE = HeapSize.ofInstance(EntrySlab.class);
 
     private final EntryPages pages = new EntryPages();
     /** Ints per id: 5 with a deadline slot, 4 without. */
@@ -206,6 +207,31 @@ final class EntrySlab implements EntryPages.Compactor {
             }
             at += length;
         }
+    }
+
+    /** Bytes entry {@code id} takes in its page: its id, lengths, key and value ({@link PackedEntry}). */
+    int entryBytes(int id) {
+        long address = address(id);
+        return PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
+    }
+
+    /** Heap bytes of one id's ints. */
+    long bytesPerId() {
+        return 4L * fields;
+    }
+
+    /** Heap bytes of the ids' ints: the chunks, whatever of them is in use, and their directory. */
+    long indexMemoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(chunks);
+        for (int[] chunk : chunks) {
+            bytes += HeapSize.of(chunk);
+        }
+        return bytes;
+    }
+
+    /** Heap bytes of the entries' pages. */
+    long pagesMemoryUsage() {
+        return pages.memoryUsage();
     }
 
     /** Pages of memory the entries hold (for tests). */

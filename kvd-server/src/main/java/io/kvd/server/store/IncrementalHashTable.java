@@ -34,8 +34,15 @@ final class IncrementalHashTable {
     /** The table never shrinks below this many buckets: MIN_BUCKETS, or what {@link #reserve} asked for. */
     private int minLength = MIN_BUCKETS;
 
+    private static final long INSTANCE = HeapSize.ofInstance(IncrementalHashTable.class);
+
     IncrementalHashTable(EntrySlab slab) {
         this.slab = slab;
+    }
+
+    /** Heap bytes of the buckets, both tables' while resizing (the entries are the slab's). */
+    long memoryUsage() {
+        return INSTANCE + main.memoryUsage() + (target == null ? 0 : target.memoryUsage());
     }
 
     int size() {

@@ -36,6 +36,10 @@ public final class Keyspace {
     public static final long PERSISTENT = -1;
     /** Most keys one {@link #prefetch} takes. */
     public static final int PREFETCH_KEYS = 16;
+    /** Redis's OBJ_COMPUTE_SIZE_DEF_SAMPLES: a list's or a stream's nodes measured by {@link #memoryUsage}. */
+    public static final int DEFAULT_MEMORY_SAMPLES = 5;
+    /** A bucket head: an entry id. */
+    private static final int BUCKET_SLOT_BYTES = Integer.BYTES;
 
     private final Databases databases;
     private final int index;
@@ -184,6 +188,51 @@ public final class Keyspace {
      */
     public long entryAddress(byte[] key) {
         return lookup(key, PackedEntry.hash(key));
+    }
+
+    /**
+     * Heap bytes the key costs, or 0 if it is missing (MEMORY USAGE): its entry in the pages (key,
+     * value or handle, lengths, id), its ints in the slab, a bucket slot, a deadline slot if it has
+     * a TTL, and a large collection's own structures, a list's or a stream's nodes sampled up to
+     * {@code samples} and extrapolated as Redis's objectComputeSize does.
+     */
+    public long memoryUsage(byte[] key, long samples) {
+        int id = lookup(key, PackedEntry.hash(key));
+        if (id == 0) {
+            return 0;
+        }
+        long bytes = slab.entryBytes(id) + slab.bytesPerId() + BUCKET_SLOT_BYTES;
+        if (slab.deadlineSlot(id) != 0) {
+            bytes += DeadlineIndex.SLOT_BYTES;
+        }
+        if (encodingOf(id).table) {
+            bytes += HeapSize.REFERENCE + tables.memoryUsage(slab.value(id), samples);
+        }
+        return bytes;
+    }
+
+    /** The large collection (a {@link MemberTable}, {@link QuickList} or {@link Stream}) {@code key} holds, or null: for measuring it. */
+    Object heldCollection(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key));
+        return id == 0 || !encodingOf(id).table ? null : tables.held(slab.value(id));
+    }
+
+    /** Heap bytes of the keys' index: the slab's ids and the buckets (MEMORY STATS's overhead.hashtable.main). */
+    public long indexMemoryUsage() {
+        return slab.indexMemoryUsage() + table.memoryUsage();
+    }
+
+    /** Heap bytes of the deadlines (MEMORY STATS's overhead.hashtable.expires). */
+    public long deadlinesMemoryUsage() {
+        return deadlines.memoryUsage();
+    }
+
+    /**
+     * Heap bytes of the keys and values: the entries' pages and the large collections, a list's or
+     * a stream's nodes sampled up to {@code samples} each (the dataset of MEMORY STATS).
+     */
+    public long dataMemoryUsage(long samples) {
+        return slab.pagesMemoryUsage() + tables.memoryUsage(samples);
     }
 
     /** The hash under {@code key}, or null; {@link WrongTypeException} for another type. */

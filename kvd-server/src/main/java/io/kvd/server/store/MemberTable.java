@@ -21,6 +21,18 @@ final class MemberTable {
     /** A sorted set's members by score (each value the score's 8 bytes); null for a hash or a set. */
     private ScoreOrder order;
 
+    private static final long INSTANCE = HeapSize.ofInstance(MemberTable.class);
+
+    /**
+     * Heap bytes of the members' pages, ids, buckets and, for a sorted set, its order: all arrays
+     * whose lengths are known, so exact and without reading a member (a snapshot's walk, which
+     * ends with the snapshot, is left out).
+     */
+    long memoryUsage() {
+        return INSTANCE + slab.indexMemoryUsage() + slab.pagesMemoryUsage() + table.memoryUsage()
+                + (order == null ? 0 : order.memoryUsage());
+    }
+
     /** A sorted set's table: each member's value is its score ({@link #scoreBytes}), kept in {@link #order}. */
     static MemberTable sorted() {
         MemberTable table = new MemberTable();

@@ -9,6 +9,7 @@ import java.util.Arrays;
  * still read a collection after FLUSHALL replaced the keyspace's.
  */
 final class MemberTables {
+    private static final long INSTANCE = HeapSize.ofInstance(MemberTables.class);
     private Object[] tables = new Object[4];
     private int[] freeHandles = new int[4];
     private int freeCount;
@@ -58,6 +59,32 @@ final class MemberTables {
             freeHandles = Arrays.copyOf(freeHandles, freeCount * 2);
         }
         freeHandles[freeCount++] = handle;
+    }
+
+    /**
+     * Heap bytes of the collection {@code handleBytes} names; a list's and a stream's nodes are
+     * sampled up to {@code samples} ({@link QuickList#memoryUsage}, {@link Stream#memoryUsage}).
+     */
+    long memoryUsage(byte[] handleBytes, long samples) {
+        return memoryUsage(tables[handle(handleBytes)], samples);
+    }
+
+    /** Heap bytes of every collection held and of this registry's own arrays. */
+    long memoryUsage(long samples) {
+        long bytes = INSTANCE + HeapSize.of(tables) + HeapSize.of(freeHandles);
+        for (int handle = 0; handle < nextHandle; handle++) {
+            if (tables[handle] != null) {
+                bytes += memoryUsage(tables[handle], samples);
+            }
+        }
+        return bytes;
+    }
+
+    private static long memoryUsage(Object table, long samples) {
+        if (table instanceof MemberTable members) {
+            return members.memoryUsage();
+        }
+        return table instanceof QuickList list ? list.memoryUsage(samples) : ((Stream) table).memoryUsage(samples);
     }
 
     /** Tables held (for invariant checks). */

@@ -25,6 +25,8 @@ final class QuickList {
     /** Redis's SIZE_SAFETY_LIMIT: a node of a count-limited list still stays under 8 KB. */
     private static final int SIZE_SAFETY_LIMIT = 8192;
     private static final int SLACK = 16;
+    private static final long INSTANCE = HeapSize.ofInstance(QuickList.class);
+    private static final long NODE_INSTANCE = HeapSize.ofInstance(Node.class);
 
     /** One node: its elements between {@code start} and {@code end} of {@code bytes}. */
     private static final class Node {
@@ -89,6 +91,21 @@ final class QuickList {
 
     int nodeCount() {
         return nodeCount;
+    }
+
+    /**
+     * Heap bytes of the list: this object, its node array and its nodes, of which the first
+     * {@code samples} (all if fewer) are measured and the average counted for every node, as
+     * Redis's objectComputeSize samples quicklist nodes. A node's array includes its slack.
+     */
+    long memoryUsage(long samples) {
+        long sampled = 0;
+        int measured = 0;
+        for (; measured < nodeCount && measured < samples; measured++) {
+            sampled += NODE_INSTANCE + HeapSize.of(node(measured).bytes);
+        }
+        long nodesBytes = measured == 0 ? 0 : (long) ((double) sampled / measured * nodeCount);
+        return INSTANCE + HeapSize.of(nodes) + nodesBytes;
     }
 
     /** A list of one node holding the elements of {@code listpack} ({@link Listpack}'s format). */

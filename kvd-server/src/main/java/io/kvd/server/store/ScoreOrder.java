@@ -21,8 +21,15 @@ final class ScoreOrder {
     private int splitBelow;
     private int splitAbove;
 
+    private static final long INSTANCE = HeapSize.ofInstance(ScoreOrder.class);
+
     ScoreOrder(EntrySlab slab) {
         this.slab = slab;
+    }
+
+    /** Heap bytes of the treap's arrays (the members are the slab's). */
+    long memoryUsage() {
+        return INSTANCE + HeapSize.of(left) + HeapSize.of(right) + HeapSize.of(sizes) + HeapSize.of(scores);
     }
 
     int size() {

@@ -65,6 +65,13 @@ public final class StreamGroup {
         }
     }
 
+    static final long ID_INSTANCE = HeapSize.ofInstance(StreamId.class);
+    static final long TREE_MAP_INSTANCE = HeapSize.ofInstance(TreeMap.class);
+    static final long TREE_MAP_ENTRY = treeMapEntry();
+    private static final long INSTANCE = HeapSize.ofInstance(StreamGroup.class);
+    private static final long PENDING_INSTANCE = HeapSize.ofInstance(Pending.class);
+    private static final long CONSUMER_INSTANCE = HeapSize.ofInstance(Consumer.class);
+
     final byte[] name;
     StreamId lastId;
     long entriesRead;
@@ -80,6 +87,29 @@ public final class StreamGroup {
 
     public byte[] name() {
         return name;
+    }
+
+    /**
+     * Heap bytes of the group: its name and last id, each pending entry (its id, its record and
+     * its node in the group's map and in its consumer's, which share the id and the record) and
+     * each consumer (its name and map).
+     */
+    long memoryUsage() {
+        long bytes = INSTANCE + HeapSize.of(name) + ID_INSTANCE + 2 * TREE_MAP_INSTANCE
+                + pending.size() * (2 * TREE_MAP_ENTRY + ID_INSTANCE + PENDING_INSTANCE);
+        for (Consumer consumer : consumers.values()) {
+            bytes += TREE_MAP_ENTRY + CONSUMER_INSTANCE + HeapSize.of(consumer.name) + TREE_MAP_INSTANCE;
+        }
+        return bytes;
+    }
+
+    /** A node of a {@link TreeMap}: its class is private to java.util, so it is found by name. */
+    private static long treeMapEntry() {
+        try {
+            return HeapSize.ofInstance(Class.forName("java.util.TreeMap$Entry"));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public StreamId lastId() {
