@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * GET, SET and INCR through the command table (lookup, arity, handler, reply) with no sockets,
  * over keys of 16 bytes holding 16-byte values or counters. INCR's cost over SET's is what
- * storing integers as numbers could save.
+ * storing integers as numbers could save; latencyTracking no against yes, what INFO
+ * latencystats's histograms cost.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +35,10 @@ public class CommandBenchmark {
     @Param({"1000", "1000000"})
     int keys;
 
+    /** Each command's latency into its histogram (Redis's default, yes), or not. */
+    @Param({"yes", "no"})
+    String latencyTracking;
+
     private final CommandFixture kvd = new CommandFixture();
     private final byte[][][] gets = new byte[POOL][][];
     private final byte[][][] sets = new byte[POOL][][];
@@ -42,6 +47,7 @@ public class CommandBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
+        kvd.call("CONFIG", "SET", "latency-tracking", latencyTracking);
         for (int i = 0; i < keys; i++) {
             kvd.call("SET", "key:" + String.format("%012d", i), "vvvvvvvvvvvvvvvv");
             kvd.call("SET", "ctr:" + String.format("%012d", i), "1000000000");
