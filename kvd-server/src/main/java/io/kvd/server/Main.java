@@ -47,6 +47,9 @@ public final class Main {
             System.exit(1);
             return;
         }
+        if (config.daemonize() && System.getenv(Daemon.READY_FILE) == null) {
+            System.exit(Daemon.detach(args));
+        }
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
         // " PID: " as in Redis's start-up logo: Redis's test harness and other tools find the process by it.
@@ -82,6 +85,7 @@ public final class Main {
             return;
         }
         running.set(server);
+        Daemon.announceReady();
         if (stopRequested.get()) {
             server.close();
         }

@@ -29,7 +29,6 @@ final class AcceptedDirectives {
         Table t = new Table(define, alias);
         // Booleans
         t.bool("rdbchecksum", false, "yes");
-        t.bool("daemonize", false, "no");
         t.bool("io-threads-do-reads", false, "no");
         t.bool("always-show-logo", false, "no");
         t.bool("rdbcompression", true, "yes");

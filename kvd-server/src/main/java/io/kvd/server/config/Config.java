@@ -79,6 +79,7 @@ public final class Config {
 
     public static final String REPLICAOF = "replicaof";
     public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
+    public static final String DAEMONIZE = "daemonize";
     public static final String UNIXSOCKET = "unixsocket";
     public static final String UNIXSOCKETPERM = "unixsocketperm";
     public static final String LATENCY_TRACKING = "latency-tracking";
@@ -166,6 +167,8 @@ public final class Config {
         define(new Directive(LATENCY_MONITOR_THRESHOLD, "0", true, Directive.integer(0, Long.MAX_VALUE)));
         // As Redis 7.0: DEBUG is refused unless this allows it (local: from a loopback client).
         define(new Directive(ENABLE_DEBUG_COMMAND, "no", false, Directive.oneOf("no", "yes", "local")));
+        // yes: the start returns once a detached kvd answers (a new JVM: a JVM cannot fork).
+        define(new Directive(DAEMONIZE, "no", false, Directive::yesNo));
         // A UNIX domain socket to listen on beside TCP ("" none), and its permissions (octal; 0 keeps the umask's).
         define(new Directive(UNIXSOCKET, "\"\"", false, Directive::single, Directive.Form.OPTIONAL_STRING));
         define(new Directive(UNIXSOCKETPERM, "0", false, Directive::octalPermissions));
@@ -467,6 +470,10 @@ public final class Config {
     }
 
     /** Microseconds from which a command is logged in the slow log; -1 for none. */
+    public boolean daemonize() {
+        return values.get(DAEMONIZE).equals("yes");
+    }
+
     /** The path of the UNIX domain socket to listen on, or "" for none. */
     public String unixsocket() {
         return values.get(UNIXSOCKET);
