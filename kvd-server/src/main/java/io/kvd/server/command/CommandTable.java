@@ -482,18 +482,19 @@ public final class CommandTable {
             server.databases().countReads(outerCountsReads);
         }
         long nanos = System.nanoTime() - started;
+        // The subcommand when a container ran one: its flags and counters are the ones that count.
+        Command looked = asLookedUp(command, argv);
         byte[][] shown = client.takeShownArgv(argv);
         logIfSlow(client, command, shown, nanos / 1000);
-        sampleLatency(client, command, argv, nanos / 1000);
+        sampleLatency(client, looked, nanos / 1000);
         // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
         if (!client.isReplayingAof()) {
-            stats.ran(stats.of(asLookedUp(command, argv).name()), nanos, client.blockedOn() != null,
-                    server.config().latencyTracking());
+            stats.ran(stats.of(looked.name()), nanos, client.blockedOn() != null, server.config().latencyTracking());
         }
         // Redis 7.0's call(): monitors see a command once it ran, as redacted, unless it is an
         // admin command or one that feeds them itself (a script, before its commands).
         Monitors monitors = server.monitors();
-        if (!monitors.isEmpty() && shownToMonitors(client, command, argv)) {
+        if (!monitors.isEmpty() && shownToMonitors(client, looked)) {
             feedMonitors(client, shown);
         }
         // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
@@ -525,18 +526,11 @@ public final class CommandTable {
     }
 
     /**
-     * Whether monitors see a command that ran: not a container's unknown subcommand (Redis refuses
-     * it before running it), not ADMIN or SKIP_MONITOR ones, nothing the AOF's replay runs.
+     * Whether monitors see a command (or subcommand) that ran: not ADMIN or SKIP_MONITOR ones,
+     * nothing the AOF's replay runs. An unknown subcommand never gets here: it is refused first.
      */
-    private static boolean shownToMonitors(Client client, Command command, byte[][] argv) {
-        Subcommands subcommands = CONTAINERS.get(command.name());
-        if (subcommands != null) {
-            if (subcommands.refusal(argv) != null) {
-                return false;
-            }
-            command = subcommands.lookup(argv);
-        }
-        return !command.has(ADMIN) && !command.has(SKIP_MONITOR) && !client.isReplayingAof();
+    private static boolean shownToMonitors(Client client, Command looked) {
+        return !looked.has(ADMIN) && !looked.has(SKIP_MONITOR) && !client.isReplayingAof();
     }
 
     /** Redis's read, write and may-replicate commands, which a replica (a monitor) may not send. */
@@ -565,11 +559,11 @@ public final class CommandTable {
      * sample, "fast-command" for a FAST one (a container's subcommand has its own flags), unless
      * it blocked (Redis samples it when it is served) or is replayed from the AOF.
      */
-    private static void sampleLatency(Client client, Command command, byte[][] argv, long micros) {
+    private static void sampleLatency(Client client, Command looked, long micros) {
         LatencyMonitor monitor = client.server().latencyMonitor();
         long ms = micros / 1000;
         if (monitor.exceedsThreshold(ms) && !client.isBlocked() && !client.isReplayingAof()) {
-            monitor.addSample(asLookedUp(command, argv).has(FAST) ? "fast-command" : "command", ms);
+            monitor.addSample(looked.has(FAST) ? "fast-command" : "command", ms);
         }
     }
 
