@@ -18,7 +18,7 @@ import time
 
 ROOT = os.path.dirname(os.path.abspath(__file__)) + "/../../.."
 TABLE = ROOT + "/src/main/java/io/kvd/server/command/CommandTable.java"
-OUT = ROOT + "/src/main/resources/io/kvd/server/command/"
+OUT = ROOT + "/src/main/resources/io/kvd/server/keyspec/"
 
 # The subcommands each container implements; CommandDocsTest checks these against the handlers.
 SUBCOMMANDS = {

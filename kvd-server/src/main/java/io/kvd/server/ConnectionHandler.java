@@ -2,9 +2,9 @@ package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
 import io.kvd.codec.RespProtocolError;
-import io.kvd.server.command.Client;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
-import io.kvd.server.command.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;

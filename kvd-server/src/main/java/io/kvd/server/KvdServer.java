@@ -1,17 +1,18 @@
 package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
+import io.kvd.server.admin.Version;
 import io.kvd.server.aof.AofFormatException;
 import io.kvd.server.aof.AofLoader;
 import io.kvd.server.aof.AofRewriter;
 import io.kvd.server.aof.AppendOnlyFile;
 import io.kvd.server.aof.FsyncPolicy;
-import io.kvd.server.command.Client;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
-import io.kvd.server.command.ServerState;
-import io.kvd.server.command.Version;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.IoErrors;
+import io.kvd.server.scripting.LuaEngines;
 import io.kvd.server.store.Databases;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -73,7 +74,7 @@ public final class KvdServer implements AutoCloseable {
         Databases databases = new Databases(config.databases(), System.nanoTime(), config.encodingLimits());
         // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
         databases.setTime(System.currentTimeMillis());
-        this.state = new ServerState(databases, config, this::closeAsync);
+        this.state = new ServerState(databases, config, server -> new LuaEngines(server, commands::lookup), this::closeAsync);
         state.useTimer(loop);
     }
 
@@ -147,7 +148,7 @@ public final class KvdServer implements AutoCloseable {
             if (aof != null) {
                 aof.close();
             }
-            state.closeScripts();
+            state.scripting().close();
             if (writtenPidFile != null) {
                 removePidFile(writtenPidFile);
             }

@@ -1,6 +1,6 @@
 package io.kvd.server;
 
-import io.kvd.server.command.ServerState;
+import io.kvd.server.client.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;

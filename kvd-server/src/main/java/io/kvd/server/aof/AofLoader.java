@@ -1,9 +1,10 @@
 package io.kvd.server.aof;
 
-import io.kvd.server.command.Client;
-import io.kvd.server.command.Command;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Dispatcher;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
-import io.kvd.server.command.ServerState;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.slf4j.Logger;
@@ -90,7 +91,7 @@ public final class AofLoader {
                     prefetchedRecords = prefetchKeys(reader, client.keyspace(), keys);
                 }
                 prefetchedRecords--;
-                commands.call(client, command, argv);
+                Dispatcher.call(client, command, argv);
                 if (!client.inTransaction()) {
                     transactionStart = -1;
                 } else if (transactionStart < 0) {

@@ -1,7 +1,7 @@
 package io.kvd.server.aof;
 
-import io.kvd.server.command.AofRewriteStatus;
-import io.kvd.server.command.ServerState;
+import io.kvd.server.client.AofRewriteStatus;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +67,7 @@ public final class AofRewriter {
     private boolean startNow(long now) {
         try {
             state.commandLog().selectAgain();
-            running = AofRewrite.start(config.appendFile(), state.databases(), state.functionLibraryCodes(), aof,
+            running = AofRewrite.start(config.appendFile(), state.databases(), state.scripting().functionLibraryCodes(), aof,
                     state.commandLog().records().readableBytes(), loop, state.latencyMonitor(), this::ended);
         } catch (IOException e) {
             log.warn("Can't start the AOF rewrite: {}", e.toString());

@@ -1,7 +1,7 @@
 package io.kvd.server.aof;
 
-import io.kvd.server.command.CommandLog;
 import io.kvd.server.latency.LatencyMonitor;
+import io.kvd.server.propagate.CommandLog;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -14,7 +14,7 @@ import java.util.concurrent.BlockingQueue;
  *
  * <p>A batch the caller has gone past comes back to this thread, which parses later records into
  * the same arrays: a record is done with once the next one is asked for (the command that ran it
- * kept no argument, see {@link io.kvd.server.command.CommandHandler}). Without this the arguments
+ * kept no argument, see {@link io.kvd.server.client.CommandHandler}). Without this the arguments
  * were ~120 bytes of garbage per record, more than the keyspace keeps: 9 young collections
  * instead of 6 while 1.6 M records load, and twice the reading thread's CPU time.
  */

@@ -1,6 +1,9 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.numeric.LongDouble;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
 import io.kvd.server.store.ListValue;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.WrongTypeException;

@@ -1,8 +1,16 @@
 package io.kvd.server.command;
 
 import io.kvd.codec.RespReply;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Subcommands;
+import io.kvd.server.glob.Glob;
+import io.kvd.server.keyspec.CommandDocs;
 import io.kvd.server.keyspec.CommandKeys;
 import io.kvd.server.keyspec.KeyReference;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,8 +23,8 @@ import java.util.function.Predicate;
  * | LIST [FILTERBY MODULE m|ACLCAT c|PATTERN p] | HELP]:
  * kvd's table, described with Redis's own replies ({@link CommandDocs}).
  */
-final class CommandCommand {
-    static final Subcommands SUBCOMMANDS = new Subcommands("command")
+public final class CommandCommand {
+    public static final Subcommands SUBCOMMANDS = new Subcommands("command")
             .add("count", 2, CommandCommand::count,
                     "(no subcommand)",
                     "    Return details about all Redis commands.",

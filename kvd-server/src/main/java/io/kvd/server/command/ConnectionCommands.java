@@ -1,5 +1,13 @@
 package io.kvd.server.command;
 
+import io.kvd.server.admin.ClientCommand;
+import io.kvd.server.admin.Version;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.DefaultUser;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.store.Keyspace;
 
 /** Commands about the connection itself (Redis's PING, ECHO, QUIT, SELECT, HELLO). */

@@ -1,5 +1,9 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.propagate.LogRecords;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
 import io.kvd.server.store.Keyspace;
 
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;

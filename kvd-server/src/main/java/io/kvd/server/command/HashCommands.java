@@ -1,6 +1,11 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.numeric.LongDouble;
+import io.kvd.server.propagate.LogRecords;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 import io.kvd.server.store.HashValue;
 
 import java.nio.ByteBuffer;

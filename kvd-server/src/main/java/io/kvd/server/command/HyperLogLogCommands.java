@@ -1,6 +1,10 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.hyperloglog.HyperLogLog;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.StringView;
 

@@ -1,5 +1,8 @@
 package io.kvd.server.command;
 
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 /**
  * The arguments of LMPOP, BLMPOP, ZMPOP and BZMPOP from numkeys on: the keys
  * {@code argv[firstKey, keysEnd)}, the end popped from ({@code fromEnd}: RIGHT or MAX), the count

@@ -1,12 +1,17 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Subcommands;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
 import io.kvd.server.store.Keyspace;
 
 import java.util.Set;
 
 /** OBJECT ENCODING|REFCOUNT|IDLETIME|FREQ|HELP key, as Redis 7.0 answers without an eviction policy (object.c). */
-final class ObjectCommand {
-    static final Subcommands SUBCOMMANDS = new Subcommands("object")
+public final class ObjectCommand {
+    public static final Subcommands SUBCOMMANDS = new Subcommands("object")
             .add("encoding", 3, Set.of(Command.Flag.READONLY), ObjectCommand::encoding,
                     "ENCODING <key>",
                     "    Return the kind of internal representation used in order to store the value",

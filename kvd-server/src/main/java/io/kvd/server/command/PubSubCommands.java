@@ -1,6 +1,12 @@
 package io.kvd.server.command;
 
-import io.kvd.server.command.PubSub.Kind;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Subcommands;
+import io.kvd.server.glob.Glob;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.pubsub.PubSub.Kind;
+import io.kvd.server.pubsub.PubSub;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,9 @@
 package io.kvd.server.command;
 
 import io.kvd.server.numeric.Printf;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

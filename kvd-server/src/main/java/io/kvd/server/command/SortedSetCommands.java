@@ -1,5 +1,10 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ValueType;
 import io.kvd.server.store.ZSetValue;
@@ -12,7 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 
 import static io.kvd.server.config.KeyspaceEventTypes.GENERIC;
 import static io.kvd.server.config.KeyspaceEventTypes.ZSET;

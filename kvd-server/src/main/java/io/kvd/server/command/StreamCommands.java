@@ -1,5 +1,12 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Subcommands;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.StreamId;
 import io.kvd.server.store.StreamValue;

@@ -1,5 +1,13 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.BlockedClients;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Subcommands;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.StreamGroup;
 import io.kvd.server.store.StreamId;

@@ -1,7 +1,12 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.command.StringOptions.Expiry;
 import io.kvd.server.numeric.LongDouble;
+import io.kvd.server.propagate.LogRecords;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.StringView;
 

@@ -1,5 +1,8 @@
 package io.kvd.server.command;
 
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
 /**
  * The options of SET and GETEX, read as Redis's parseExtendedStringArgumentsOrReply reads them:
  * in any order, repeats allowed (the last time given wins), two different expiry options or NX

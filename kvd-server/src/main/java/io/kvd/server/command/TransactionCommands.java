@@ -1,5 +1,11 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Dispatcher;
+import io.kvd.server.client.Transaction;
+import io.kvd.server.client.WatchedKeys;
+import io.kvd.server.propagate.CommandLog;
+import io.kvd.server.protocol.CommandError;
 /**
  * MULTI, EXEC, DISCARD, WATCH, UNWATCH (Redis 7.0's multi.c). Queuing itself is the dispatcher's
  * ({@link CommandTable#call}), since the checks made before a command is queued are its checks.
@@ -49,7 +55,7 @@ final class TransactionCommands {
         try {
             client.reply().arrayHeader(transaction.queued().size());
             for (Transaction.Queued queued : transaction.queued()) {
-                CommandTable.run(client, queued.command(), queued.argv());
+                Dispatcher.run(client, queued.command(), queued.argv());
             }
         } finally {
             client.discardTransaction();
@@ -85,13 +91,5 @@ final class TransactionCommands {
         client.server().watchedKeys().unwatchAll(client);
         client.clearWatchedKeyChanged();
         client.reply().ok();
-    }
-
-    /** Commands that run at once inside MULTI instead of being queued (Redis's processCommand). */
-    static boolean runsWhileQueuing(Command command) {
-        return switch (command.name()) {
-            case "exec", "discard", "multi", "watch", "quit", "reset" -> true;
-            default -> false;
-        };
     }
 }

@@ -135,6 +135,11 @@ public final class Databases {
         this.expiryListener = listener;
     }
 
+    /** The latency monitor expiry samples into. */
+    public LatencyMonitor latencyMonitor() {
+        return latency;
+    }
+
     /** The server's latency monitor, which samples each expired key's removal and each expiry cycle. */
     public void useLatencyMonitor(LatencyMonitor latency) {
         this.latency = latency;

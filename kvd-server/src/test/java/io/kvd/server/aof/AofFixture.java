@@ -1,10 +1,11 @@
 package io.kvd.server.aof;
 
-import io.kvd.server.command.Client;
+import io.kvd.server.client.Client;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.command.LoopbackConnection;
-import io.kvd.server.command.ServerState;
 import io.kvd.server.config.Config;
+import io.kvd.server.scripting.LuaEngines;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
@@ -22,8 +23,9 @@ final class AofFixture {
 
     final Databases databases = new Databases(16, 42);
     final Keyspace keyspace = databases.get(0);
-    final ServerState server = new ServerState(databases, Config.defaults(), () -> { });
     final CommandTable commands = new CommandTable();
+    final ServerState server = new ServerState(databases, Config.defaults(),
+            state -> new LuaEngines(state, commands::lookup), () -> { });
     final Client client;
 
     AofFixture() {

@@ -1,10 +1,10 @@
 package io.kvd.server.aof;
 
+import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
-import io.kvd.server.command.ServerState;
 import io.kvd.server.config.Config;
+import io.kvd.server.scripting.LuaEngines;
 import io.kvd.server.store.Databases;
-import io.kvd.server.store.Keyspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -64,8 +64,9 @@ public class AofReplayBenchmark {
 
     @Setup(Level.Invocation)
     public void emptyServer() {
-        server = new ServerState(new Databases(16, 42), Config.defaults(), () -> { });
         commands = new CommandTable();
+        server = new ServerState(new Databases(16, 42), Config.defaults(),
+                state -> new LuaEngines(state, commands::lookup), () -> { });
     }
 
     @TearDown(Level.Trial)

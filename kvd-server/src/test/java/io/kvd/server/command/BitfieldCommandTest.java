@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,9 +1,10 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import org.junit.jupiter.api.Test;
 
-import static io.kvd.server.command.CommandFixture.record;
 import static io.kvd.server.command.CommandFixture.START_MS;
+import static io.kvd.server.command.CommandFixture.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

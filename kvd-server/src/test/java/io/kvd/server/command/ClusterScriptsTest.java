@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.scripting.LuaScripts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

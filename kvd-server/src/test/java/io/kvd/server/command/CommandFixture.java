@@ -1,6 +1,10 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
+import io.kvd.server.client.ServerState;
 import io.kvd.server.config.Config;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.scripting.LuaEngines;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
@@ -14,38 +18,39 @@ import java.util.List;
  * Runs commands against a fresh keyspace with no sockets: {@code call("SET", "k", "v")} returns
  * the exact reply bytes as a string, e.g. {@code "+OK\r\n"}. The clock is fixed (see {@link #setTime}).
  */
-final class CommandFixture {
-    static final long START_MS = 1_700_000_000_000L;
+public final class CommandFixture {
+    public static final long START_MS = 1_700_000_000_000L;
 
-    final Databases databases = new Databases(16, 42);
+    public final Databases databases = new Databases(16, 42);
     /** Database 0, where the fixture's client starts. */
-    final Keyspace keyspace = databases.get(0);
-    final Config config;
-    final ServerState server;
-    final CommandTable commands = new CommandTable();
-    final Client client;
-    boolean shutdownRequested;
+    public final Keyspace keyspace = databases.get(0);
+    public final Config config;
+    public final ServerState server;
+    public final CommandTable commands = new CommandTable();
+    public final Client client;
+    public boolean shutdownRequested;
     private final List<LoopbackConnection> connections = new ArrayList<>();
 
-    CommandFixture() {
+    public CommandFixture() {
         this(Config.defaults());
     }
 
     /** A server with this configuration, e.g. a cluster node's. */
-    CommandFixture(Config config) {
+    public CommandFixture(Config config) {
         this.config = config;
-        this.server = new ServerState(databases, config, () -> shutdownRequested = true);
+        this.server = new ServerState(databases, config, state -> new LuaEngines(state, commands::lookup),
+                () -> shutdownRequested = true);
         keyspace.setTime(START_MS);
         client = newClient();
     }
 
     /** A command as the AOF records it: RESP, an array of bulk strings. */
-    static String record(String... argv) {
+    public static String record(String... argv) {
         return array(argv);
     }
 
     /** An array of bulk strings, as RESP. */
-    static String array(String... elements) {
+    public static String array(String... elements) {
         StringBuilder out = new StringBuilder("*").append(elements.length).append("\r\n");
         for (String element : elements) {
             out.append(bulk(element));
@@ -54,25 +59,25 @@ final class CommandFixture {
     }
 
     /** A bulk string of {@code value}'s UTF-8 bytes, as RESP. */
-    static String bulk(String value) {
+    public static String bulk(String value) {
         return "$" + value.getBytes(StandardCharsets.UTF_8).length + "\r\n" + value + "\r\n";
     }
 
-    static String integer(long value) {
+    public static String integer(long value) {
         return ":" + value + "\r\n";
     }
 
     /** Runs one command as {@code client} and returns its reply bytes. */
-    String call(String... argv) {
+    public String call(String... argv) {
         return callAs(client, argv);
     }
 
-    String callAs(Client who, String... argv) {
+    public String callAs(Client who, String... argv) {
         return new String(callAsRaw(who, argv), StandardCharsets.UTF_8);
     }
 
     /** The reply bytes exactly, for replies that need not be UTF-8. */
-    byte[] callRaw(String... argv) {
+    public byte[] callRaw(String... argv) {
         return callAsRaw(client, argv);
     }
 
@@ -82,7 +87,7 @@ final class CommandFixture {
     }
 
     /** A command's arguments as the decoder hands them over: each word's UTF-8 bytes. */
-    static byte[][] argv(String... words) {
+    public static byte[][] argv(String... words) {
         byte[][] argv = new byte[words.length][];
         for (int i = 0; i < words.length; i++) {
             argv[i] = Args.bytes(words[i]);
@@ -91,7 +96,7 @@ final class CommandFixture {
     }
 
     /** What {@code who} was sent since its last command's reply was taken (a blocked client's reply), as text. */
-    String pending(Client who) {
+    public String pending(Client who) {
         return new String(takeReply(who), StandardCharsets.UTF_8);
     }
 
@@ -110,7 +115,7 @@ final class CommandFixture {
     }
 
     /** What was written to {@code who} since its last command (published messages), as text; takes it. */
-    String pendingOutput(Client who) {
+    public String pendingOutput(Client who) {
         ByteBuf out = who.reply().take();
         if (out == null) {
             return "";
@@ -123,7 +128,7 @@ final class CommandFixture {
     }
 
     /** The AOF records logged since the last call (the log must be enabled), as RESP text; clears them. */
-    String logged() {
+    public String logged() {
         ByteBuf records = server.commandLog().records();
         try {
             return records.toString(StandardCharsets.UTF_8);
@@ -133,17 +138,17 @@ final class CommandFixture {
     }
 
     /** Moves the fixed clock, as the server does once per batch of commands. */
-    void setTime(long nowMs) {
+    public void setTime(long nowMs) {
         keyspace.setTime(nowMs);
     }
 
     /** True once any client's connection was closed (CLIENT KILL). */
-    boolean connectionClosed() {
+    public boolean connectionClosed() {
         return connections.stream().anyMatch(LoopbackConnection::isClosed);
     }
 
     /** Another connected client, registered with the server like a real connection. */
-    Client newClient() {
+    public Client newClient() {
         LoopbackConnection connection = new LoopbackConnection();
         connections.add(connection);
         Client c = new Client(server, UnpooledByteBufAllocator.DEFAULT, connection);

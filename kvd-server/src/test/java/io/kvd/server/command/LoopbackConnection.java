@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 /** The connection of a socket-less test client: fixed loopback addresses; it remembers a close and a block. */
 public final class LoopbackConnection implements Client.Connection {
     private boolean closed;

@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.client.Client;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

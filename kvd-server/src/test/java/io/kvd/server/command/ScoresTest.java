@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.protocol.CommandError;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

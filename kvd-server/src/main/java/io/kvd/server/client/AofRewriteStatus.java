@@ -1,0 +1,79 @@
+package io.kvd.server.client;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * The AOF rewrite as BGREWRITEAOF and INFO persistence see it: whether one runs, how the last one
+ * ended, the file size it left (the base automatic rewrites grow from). The AOF's rewriter starts
+ * rewrites and reports here; commands never see the files.
+ */
+public final class AofRewriteStatus {
+    private BooleanSupplier starter = () -> false;
+    private boolean inProgress;
+    private long startedAtMs;
+    private long lastDurationSec = -1;
+    private boolean lastSucceeded = true;
+    private long rewrites;
+    private long consecutiveFailures;
+    private long baseSize;
+
+    /** Set by the server: starts a rewrite, false if it could not start (the reason is logged). */
+    public void onStart(BooleanSupplier starter) {
+        this.starter = starter;
+    }
+
+    public boolean start() {
+        return starter.getAsBoolean();
+    }
+
+    public boolean inProgress() {
+        return inProgress;
+    }
+
+    public void started(long nowMs) {
+        inProgress = true;
+        startedAtMs = nowMs;
+    }
+
+    /** A rewrite ended, having replaced the file or not. */
+    public void finished(boolean succeeded, long nowMs) {
+        inProgress = false;
+        lastDurationSec = (nowMs - startedAtMs) / 1000;
+        lastSucceeded = succeeded;
+        if (succeeded) {
+            rewrites++;
+            consecutiveFailures = 0;
+        } else {
+            consecutiveFailures++;
+        }
+    }
+
+    public long consecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    /** The AOF's size after the last rewrite, or when it was loaded. */
+    public long baseSize() {
+        return baseSize;
+    }
+
+    public void setBaseSize(long baseSize) {
+        this.baseSize = baseSize;
+    }
+
+    public long currentDurationSec(long nowMs) {
+        return inProgress ? (nowMs - startedAtMs) / 1000 : -1;
+    }
+
+    public long lastDurationSec() {
+        return lastDurationSec;
+    }
+
+    public boolean lastSucceeded() {
+        return lastSucceeded;
+    }
+
+    public long rewrites() {
+        return rewrites;
+    }
+}

@@ -1,0 +1,421 @@
+package io.kvd.server.client;
+
+import io.kvd.server.client.Command.Flag;
+import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.latency.LatencyMonitor;
+import io.kvd.server.monitor.Monitors;
+import io.kvd.server.propagate.CommandLog;
+import io.kvd.server.protocol.Args;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.protocol.Errors;
+import io.kvd.server.stats.CommandStats;
+import io.kvd.server.store.WrongTypeException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.IntStream;
+
+import static io.kvd.server.client.Command.Flag.*;
+
+/**
+ * The way every command goes once looked up, from a client, EXEC, a script or the AOF's replay:
+ * Redis's processCommand (the checks that may refuse it, queuing inside MULTI) and call()
+ * (running it, then its counters, slow log, latency sample, monitors and propagation).
+ */
+public final class Dispatcher {
+    private Dispatcher() {
+    }
+
+    /**
+     * Runs {@code command}, looked up for {@code argv[0]}, for the client, replying with Redis's
+     * error for a wrong argument count or any other refusal. Returns the command that ran, or null.
+     */
+    public static Command call(Client client, Command command, byte[][] argv) {
+        client.beforeCommand();
+        try {
+            return checkAndRun(client, command, argv);
+        } finally {
+            client.afterCommand();
+        }
+    }
+
+    /** Answers a request naming no command Redis's error, which inside MULTI makes EXEC fail. */
+    public static void refuseUnknown(Client client, byte[][] argv) {
+        client.beforeCommand();
+        refuse(client, null, argv, unknownCommand(argv));
+        client.afterCommand();
+    }
+
+    /** Redis's processCommand: the checks that may refuse a command, then queuing or running it. */
+    private static Command checkAndRun(Client client, Command command, byte[][] argv) {
+        if (!command.arityMatches(argv.length)) {
+            refuse(client, command, argv, Errors.wrongArity(command.name()));
+            return null;
+        }
+        // As Redis's lookupCommand, before any other check: a container's subcommand is a command
+        // of its own, refused unknown or with the wrong argument count.
+        Subcommands subcommands = command.subcommands();
+        if (subcommands != null && argv.length > 1) {
+            String refusal = subcommands.refusal(argv);
+            if (refusal != null) {
+                refuse(client, subcommands.lookup(argv) == null ? null : command, argv, refusal);
+                return null;
+            }
+        }
+        if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
+            refuse(client, command, argv, DefaultUser.NOAUTH);
+            return null;
+        }
+        Transaction transaction = client.transaction();
+        boolean execOfTransaction = transaction != null && isExec(command);
+        if (transaction != null && command.has(NO_MULTI)) {
+            refuse(client, command, argv, "ERR Command not allowed inside a transaction");
+            return null;
+        }
+        // As Redis's processCommand: after authentication, before anything else can refuse.
+        ClusterTopology cluster = client.server().config().cluster();
+        if (cluster != null && !client.obeysEverySlot()) {
+            String redirection = execOfTransaction
+                    ? redirection(cluster, transaction) : redirection(cluster, command, argv);
+            if (redirection != null) {
+                // Redis discards the transaction a redirected EXEC would have run, and answers the redirection.
+                if (execOfTransaction) {
+                    client.discardTransaction();
+                } else if (transaction != null) {
+                    transaction.refuseExec();
+                }
+                client.reply().error(redirection);
+                client.server().commandStats().rejected(command.lookedUp(argv).name());
+                return null;
+            }
+        }
+        CommandLog log = client.server().commandLog();
+        // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
+        // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
+        // with a write among them included.
+        if (log.failure() != null && (command.lookedUp(argv).has(WRITE) || command.name().equals("ping")
+                || execOfTransaction && transaction.hasWrites())) {
+            refuse(client, command, argv, Errors.aofFailing(log.failure()));
+            return null;
+        }
+        // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
+        if (client.isSubscribed() && !allowedWhileSubscribed(command)) {
+            refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));
+            return null;
+        }
+        // As Redis's processCommand: a monitoring client is a replica to Redis, kept off the keyspace.
+        if (client.isMonitoring() && touchesKeyspace(command.lookedUp(argv))) {
+            refuse(client, command, argv, "ERR Replica can't interact with the keyspace");
+            return null;
+        }
+        // As Redis's processCommand: past busy-reply-threshold a script lets clients in, but only
+        // to stop it, to shut the server down, or to go on with their connection and transaction.
+        String busy = client.server().scripting().busyError();
+        if (busy != null && !allowedWhileBusy(command, argv)) {
+            refuse(client, command, argv, busy);
+            return null;
+        }
+        // As Redis's processCommand: a paused client's command waits, before it could be queued.
+        ClientPause pause = client.server().pause();
+        if (pause.isPaused() && pause.holds(client, command, argv)) {
+            pause.hold(client, argv);
+            return null;
+        }
+        // As Redis's processCommand (not call()): a command EXEC runs leaves CLIENT LIST's cmd at exec.
+        client.interacted(command.name(), client.keyspace().now());
+        if (transaction != null && !Transaction.runsWhileQueuing(command)) {
+            // As Redis 7.0's queueMultiCommand: a transaction EXEC will refuse keeps nothing more.
+            if (!transaction.isRefused() && !client.isWatchedKeyChanged()) {
+                transaction.queue(command, argv);
+            }
+            client.reply().simpleString("QUEUED");
+            return command;
+        }
+        if (runsScript(client, command) && client.connection().putOffScript(argv)) {
+            return command;
+        }
+        run(client, command, argv);
+        // As Redis's processCommand: clients blocked on keys this command (or EXEC) made ready are served after it.
+        BlockedClients blocked = client.server().blockedClients();
+        if (!blocked.isEmpty()) {
+            blocked.serveReadyKeys();
+        }
+        return command;
+    }
+
+    /**
+     * Redis's call(): runs a command that passed the checks (or one EXEC runs), logs it if it was a
+     * write that changed the keyspace, counts it.
+     */
+    public static Command run(Client client, Command command, byte[][] argv) {
+        CommandLog log = client.server().commandLog();
+        boolean write = command.has(WRITE);
+        long changesBefore = client.keyspace().changes();
+        if (client.events().isEnabled(KeyspaceEventTypes.KEY_MISS)) {
+            announceMisses(client, command, argv);
+        }
+        ServerState server = client.server();
+        CommandStats stats = server.commandStats();
+        stats.starting();
+        // INFO's keyspace hits and misses: a read-only command's lookups, as Redis's lookupKeyRead.
+        boolean outerCountsReads = server.databases().countReads(command.has(READONLY));
+        long started = System.nanoTime();
+        try {
+            command.handler().execute(client, argv);
+        } catch (CommandError | WrongTypeException e) {
+            client.reply().error(e.getMessage());
+        } finally {
+            server.databases().countReads(outerCountsReads);
+        }
+        long nanos = System.nanoTime() - started;
+        // The subcommand when a container ran one: its flags and counters are the ones that count.
+        Command looked = command.lookedUp(argv);
+        byte[][] shown = client.takeShownArgv(argv);
+        logIfSlow(client, command, shown, nanos / 1000);
+        sampleLatency(client, looked, nanos / 1000);
+        // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
+        if (!client.isReplayingAof()) {
+            stats.ran(stats.of(looked.name()), nanos, client.blockedOn() != null, server.config().latencyTracking());
+        }
+        // Redis 7.0's call(): monitors see a command once it ran, as redacted, unless it is an
+        // admin command or one that feeds them itself (a script, before its commands).
+        Monitors monitors = server.monitors();
+        if (!monitors.isEmpty() && shownToMonitors(client, looked)) {
+            feedMonitors(client, shown);
+        }
+        // Redis's call(): a command that changed the keyspace is propagated, as rewritten by the
+        // command; a read-only one only if it asked to be (PFCOUNT writing its cache back).
+        byte[][] record = client.takeLogRecord();
+        List<byte[][]> alsoLogged = client.takeAlsoLogged();
+        if (alsoLogged != null) {
+            log.appendAll(client.db(), alsoLogged);
+            server.wroteChanges();
+        } else if ((write || record != null) && client.keyspace().changes() != changesBefore) {
+            log.append(client.db(), record != null ? record : argv);
+            server.wroteChanges();
+        }
+        // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
+        client.server().stats().commandsProcessed++;
+        return command;
+    }
+
+    /** Sends the command {@code client} runs to the monitoring clients, EVAL and FCALL before their script runs. */
+    public static void feedMonitors(Client client, byte[][] argv) {
+        Monitors monitors = client.server().monitors();
+        if (!monitors.isEmpty()) {
+            // As Redis's replicationFeedMonitors: a UNIX socket's client is "unix:<path>".
+            String source = client.isScriptCaller() ? Monitors.LUA
+                    : client.connection().isUnixSocket() ? "unix:" + client.server().config().unixsocket()
+                    : client.connection().remoteAddress();
+            monitors.feed(client.db(), source, argv);
+        }
+    }
+
+    /**
+     * Whether monitors see a command (or subcommand) that ran: not ADMIN or SKIP_MONITOR ones,
+     * nothing the AOF's replay runs. An unknown subcommand never gets here: it is refused first.
+     */
+    private static boolean shownToMonitors(Client client, Command looked) {
+        return !looked.has(ADMIN) && !looked.has(SKIP_MONITOR) && !client.isReplayingAof();
+    }
+
+    /** Redis's read, write and may-replicate commands, which a replica (a monitor) may not send. */
+    private static boolean touchesKeyspace(Command command) {
+        return command.has(READONLY) || command.has(WRITE) || command.has(MAY_REPLICATE);
+    }
+
+    /**
+     * Redis's call() and slowlogPushCurrentCommand: a command that ran at least
+     * slowlog-log-slower-than microseconds goes to the slow log, unless it is one Redis never logs
+     * (EXEC, whose commands are logged one by one) or a script's command (the script is logged).
+     */
+    private static void logIfSlow(Client client, Command command, byte[][] argv, long micros) {
+        ServerState server = client.server();
+        long threshold = server.config().slowlogLogSlowerThan();
+        if (threshold < 0 || micros < threshold || command.has(SKIP_SLOWLOG) || client.isScriptCaller()) {
+            return;
+        }
+        Client.Connection connection = client.connection();
+        server.slowLog().push(argv, micros, server.databases().now() / 1000,
+                connection == null ? "" : connection.remoteAddress(), client.name(), server.config().slowlogMaxLen());
+    }
+
+    /**
+     * Redis's call(): every command that ran (EXEC, and a script's commands, too) is a latency
+     * sample, "fast-command" for a FAST one (a container's subcommand has its own flags), unless
+     * it blocked (Redis samples it when it is served) or is replayed from the AOF.
+     */
+    private static void sampleLatency(Client client, Command looked, long micros) {
+        LatencyMonitor monitor = client.server().latencyMonitor();
+        long ms = micros / 1000;
+        if (monitor.exceedsThreshold(ms) && !client.isBlocked() && !client.isReplayingAof()) {
+            monitor.addSample(looked.has(FAST) ? "fast-command" : "command", ms);
+        }
+    }
+
+    /**
+     * Redis's lookupKeyRead announces a key it did not find (keymiss); kvd's keyspace does not know
+     * a read from a write, so the keys a command reads that way are looked up here, before it runs:
+     * every key of a read-only command, and the sources of the writes that read them so.
+     */
+    private static void announceMisses(Client client, Command command, byte[][] argv) {
+        int[] positions;
+        switch (command.name()) {
+            case "getex", "copy", "sort" -> positions = new int[] {1};
+            // Redis's objectCommandLookup reads with LOOKUP_NONOTIFY; MEMORY USAGE finds its key in the dict.
+            case "object", "memory" -> positions = new int[0];
+            case "bitop" -> positions = range(3, argv.length - 1, 1);
+            case "pfmerge" -> positions = range(1, argv.length - 1, 1);
+            case "zrangestore", "geosearchstore" -> positions = new int[] {2};
+            case "georadius", "georadiusbymember" -> positions = new int[] {1};
+            case "sinterstore", "sunionstore", "sdiffstore" -> positions = range(2, argv.length - 1, 1);
+            case "zunionstore", "zinterstore", "zdiffstore" -> {
+                // Redis's getkeys function lists the destination last.
+                int[] keys = command.movableKeys().positions(argv);
+                positions = keys.length == 0 ? keys : Arrays.copyOfRange(keys, 0, keys.length - 1);
+            }
+            default -> {
+                // XINFO's subcommands read their key as XRANGE does.
+                Command reader = command.lookedUp(argv);
+                if (!reader.has(READONLY)) {
+                    return;
+                }
+                positions = keyPositions(reader, argv);
+            }
+        }
+        for (int position : positions) {
+            if (position < argv.length && !client.keyspace().exists(argv[position])) {
+                client.events().notify(KeyspaceEventTypes.KEY_MISS, "keymiss", argv[position], client.db());
+            }
+        }
+    }
+
+    private static int[] range(int first, int last, int step) {
+        return IntStream.iterate(first, i -> i <= last, i -> i + step).toArray();
+    }
+
+    /**
+     * Redis's rejectCommand: the error reply of a command refused before it ran, which inside MULTI
+     * makes EXEC fail. A refused EXEC discards the transaction and says why, as EXECABORT even
+     * outside MULTI (Redis's execCommandAbort).
+     */
+    private static void refuse(Client client, Command command, byte[][] argv, String error) {
+        if (command != null) {
+            client.server().commandStats().rejected(command.lookedUp(argv).name());
+        }
+        if (command != null && isExec(command)) {
+            client.discardTransaction();
+            // A generic error's "ERR " is not part of the reason.
+            String reason = error.startsWith("ERR ") ? error.substring(4) : error;
+            client.reply().error("EXECABORT Transaction discarded because of: " + reason);
+            return;
+        }
+        if (client.transaction() != null) {
+            client.transaction().refuseExec();
+        }
+        client.reply().error(error);
+    }
+
+    /** ALLOW_BUSY commands and subcommands (Redis's lookup refused unknown ones before). */
+    private static boolean allowedWhileBusy(Command command, byte[][] argv) {
+        return command.has(ALLOW_BUSY) || command.lookedUp(argv).has(ALLOW_BUSY);
+    }
+
+    /** Whether running {@code command} now runs Lua: a script or a function, or EXEC of a transaction holding one. */
+    private static boolean runsScript(Client client, Command command) {
+        if (isExec(command)) {
+            Transaction transaction = client.transaction();
+            return transaction != null && transaction.queued().stream().anyMatch(q -> callsLua(q.command()));
+        }
+        return callsLua(command);
+    }
+
+    private static boolean callsLua(Command command) {
+        return switch (command.name()) {
+            case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro" -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean allowedWhileSubscribed(Command command) {
+        return switch (command.name()) {
+            case "subscribe", "unsubscribe", "psubscribe", "punsubscribe", "ssubscribe", "sunsubscribe", "ping",
+                 "quit", "reset" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Redis's refusal of a command in the subscribed context, naming a subcommand as
+     * {@code client|list}; an unknown subcommand or its wrong arity is refused as such first.
+     */
+    private static String notAllowedWhileSubscribed(Command command, byte[][] argv) {
+        String name = command.name();
+        Subcommands subcommands = command.subcommands();
+        if (subcommands != null) {
+            String refusal = subcommands.refusal(argv);
+            if (refusal != null) {
+                return refusal;
+            }
+            name += "|" + Args.utf8(argv[1]).toLowerCase(Locale.ROOT);
+        }
+        return "ERR Can't execute '" + name + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET"
+                + " are allowed in this context";
+    }
+
+    /** Redis's getNodeByQuery for EXEC: the keys of every queued command together, one slot served here. */
+    private static String redirection(ClusterTopology cluster, Transaction transaction) {
+        List<byte[]> keys = new ArrayList<>();
+        for (Transaction.Queued queued : transaction.queued()) {
+            byte[][] argv = queued.argv();
+            for (int position : keyPositions(queued.command().lookedUp(argv), argv)) {
+                keys.add(argv[position]);
+            }
+        }
+        return keys.isEmpty() ? null : cluster.redirection(keys.toArray(new byte[0][]), 0, -1, 1);
+    }
+
+    /**
+     * The slot check's error for the command's keys, found in the request (as Redis's getkeys_proc
+     * does where COMMAND INFO's positions miss some, SORT's STORE) or at fixed positions; null if
+     * served here.
+     */
+    public static String redirection(ClusterTopology cluster, Command request, byte[][] argv) {
+        Command command = request.lookedUp(argv);
+        if (command.movableKeys() != null) {
+            return cluster.redirection(argv, command.movableKeys().positions(argv));
+        }
+        // SUNSUBSCRIBE without arguments names no shard channel.
+        return command.firstKey() > 0 && argv.length > command.firstKey()
+                ? cluster.redirection(argv, command.firstKey(), command.lastKey(), command.step()) : null;
+    }
+    /** Where a request's keys are: its command's key finder's positions, or COMMAND INFO's first, last and step. */
+    private static int[] keyPositions(Command command, byte[][] argv) {
+        if (command.movableKeys() != null) {
+            return command.movableKeys().positions(argv);
+        }
+        return command.firstKey() > 0 ? range(command.firstKey(),
+                command.lastKey() < 0 ? argv.length + command.lastKey() : command.lastKey(), command.step())
+                : new int[0];
+    }
+
+    /** Redis's text: the name and the first arguments, each cut so the list stays near 128 bytes. */
+    private static String unknownCommand(byte[][] argv) {
+        StringBuilder args = new StringBuilder();
+        for (int i = 1; i < argv.length && args.length() < 128; i++) {
+            String arg = Args.utf8(argv[i]);
+            args.append('\'').append(arg, 0, Math.min(arg.length(), 128 - args.length())).append("' ");
+        }
+        String name = Args.utf8(argv[0]);
+        return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128))
+                + "', with args beginning with: " + args;
+    }
+
+    /** EXEC, whose checks look at the transaction it would run. */
+    private static boolean isExec(Command command) {
+        return command.name().equals("exec");
+    }
+}

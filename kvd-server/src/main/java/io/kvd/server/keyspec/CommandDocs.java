@@ -1,0 +1,126 @@
+package io.kvd.server.keyspec;
+
+import io.kvd.codec.RespReply;
+import io.kvd.codec.RespReplyParser;
+import io.kvd.server.protocol.Reply;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Redis 7.0.15's own COMMAND INFO and COMMAND DOCS replies for every command kvd implements and
+ * each of their subcommands, captured from redis-server by
+ * {@code kvd-server/src/test/scripts/capture_command_docs.py} into command-info.resp and
+ * command-docs.resp, so kvd describes its commands byte for byte as Redis does.
+ */
+public final class CommandDocs {
+    private static final Map<String, RespReply> INFO = new HashMap<>();
+    private static final Map<String, RespReply> DOCS = new HashMap<>();
+    private static final Map<String, CommandKeys> KEYS = new HashMap<>();
+
+    static {
+        for (RespReply info : load("command-info.resp")) {
+            indexInfo(info);
+        }
+        List<RespReply> docs = load("command-docs.resp");
+        for (int i = 0; i < docs.size(); i += 2) {
+            indexDocs(bulkText(docs.get(i)), docs.get(i + 1));
+        }
+    }
+
+    private CommandDocs() {
+    }
+
+    /** COMMAND INFO's entry for a command or subcommand ({@code client|setname}), or null. */
+    public static RespReply info(String name) {
+        return INFO.get(name);
+    }
+
+    /** COMMAND DOCS's map for a command or subcommand, or null. */
+    public static RespReply docs(String name) {
+        return DOCS.get(name);
+    }
+
+    /** Where a command's or subcommand's keys are, by its key specs and getkeys function (COMMAND GETKEYS). */
+    public static CommandKeys keys(String name) {
+        return KEYS.get(name);
+    }
+
+    /** The full names of a command's subcommands, in Redis's order (COMMAND INFO's tenth element). */
+    public static List<String> subcommands(String name) {
+        return elements(elements(INFO.get(name)).get(9)).stream().map(s -> bulkText(elements(s).get(0))).toList();
+    }
+
+    /** A command's ACL categories without the '@' (COMMAND INFO's seventh element). */
+    public static List<String> aclCategories(String name) {
+        return elements(elements(INFO.get(name)).get(6)).stream()
+                .map(c -> ((RespReply.SimpleString) c).value().substring(1)).toList();
+    }
+
+    /** Writes a captured reply back out exactly as Redis sent it. */
+    public static void write(Reply reply, RespReply value) {
+        if (value instanceof RespReply.Array a) {
+            reply.arrayHeader(a.elements().size());
+            a.elements().forEach(e -> write(reply, e));
+        } else if (value instanceof RespReply.BulkString b) {
+            reply.bulk(b.value());
+        } else if (value instanceof RespReply.SimpleString s) {
+            reply.simpleString(s.value());
+        } else if (value instanceof RespReply.Integer n) {
+            reply.integer(n.value());
+        } else {
+            reply.error(((RespReply.Error) value).message());
+        }
+    }
+
+    public static List<RespReply> elements(RespReply array) {
+        return ((RespReply.Array) array).elements();
+    }
+
+    static String bulkText(RespReply bulk) {
+        return ((RespReply.BulkString) bulk).utf8();
+    }
+
+    private static void indexInfo(RespReply info) {
+        List<RespReply> fields = elements(info);
+        String name = bulkText(fields.get(0));
+        INFO.put(name, info);
+        KEYS.put(name, CommandKeys.of(info));
+        elements(fields.get(9)).forEach(CommandDocs::indexInfo);
+    }
+
+    private static void indexDocs(String name, RespReply docs) {
+        DOCS.put(name, docs);
+        List<RespReply> fields = elements(docs);
+        for (int i = 0; i < fields.size(); i += 2) {
+            if (bulkText(fields.get(i)).equals("subcommands")) {
+                List<RespReply> subcommands = elements(fields.get(i + 1));
+                for (int j = 0; j < subcommands.size(); j += 2) {
+                    indexDocs(bulkText(subcommands.get(j)), subcommands.get(j + 1));
+                }
+            }
+        }
+    }
+
+    private static List<RespReply> load(String resource) {
+        try (InputStream in = CommandDocs.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + resource);
+            }
+            ByteBuf bytes = Unpooled.wrappedBuffer(in.readAllBytes());
+            try {
+                return elements(RespReplyParser.parse(bytes));
+            } finally {
+                bytes.release();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.kvd.server.propagate;
+
+import io.kvd.codec.RespWriter;
+import io.kvd.server.protocol.Args;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The append-only file as commands see it: the records of the writes run since the AOF last took
+ * them, in order, each a Redis command in RESP (what redis-server itself loads), and whether the
+ * file is healthy. Commands never see the file; the AOF drains {@link #records} once per
+ * event-loop iteration. While {@link #isEnabled() disabled} (appendonly no, or during replay)
+ * nothing is recorded.
+ */
+public final class CommandLog {
+    private static final byte[] DEL = Args.bytes("DEL");
+    private static final byte[] SELECT = Args.bytes("SELECT");
+    private static final byte[] MULTI = Args.bytes("MULTI");
+    private static final byte[] EXEC = Args.bytes("EXEC");
+
+    /** A record of a command run inside EXEC, held until the transaction ends. */
+    private record Held(int db, byte[][] argv) {
+    }
+
+    /** On the heap: a server or test fixture that never logs holds no native memory for it. */
+    private final ByteBuf records = Unpooled.buffer(4096);
+    private boolean enabled;
+    private String failure;
+    private long fileSize;
+    private long delayedFsyncs;
+    private boolean fsyncInProgress;
+    /** The database the records so far leave selected on replay; -1 before the first (Redis's aof_selected_db). */
+    private int selectedDb = -1;
+    /** The records of the EXEC running, or null outside one. */
+    private List<Held> transaction;
+    /** What waits for the EXEC running to end (a rewrite's start), or null. */
+    private Runnable afterTransaction;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /**
+     * Appends one record of a command run in database {@code db}, after a SELECT if the last was
+     * for another, if enabled. Inside EXEC it is held until {@link #endTransaction}; the arrays
+     * must then stay unchanged until it (they are the transaction's queued copies).
+     */
+    public void append(int db, byte[]... argv) {
+        if (!enabled) {
+            return;
+        }
+        if (transaction != null) {
+            transaction.add(new Held(db, argv));
+            return;
+        }
+        write(db, argv);
+    }
+
+    /**
+     * Appends the records one command logged as others (Redis's also-propagated ops): two or more
+     * between MULTI and EXEC, unless an EXEC running holds them already.
+     */
+    public void appendAll(int db, List<byte[][]> argvs) {
+        if (!enabled || argvs.isEmpty()) {
+            return;
+        }
+        boolean wrap = transaction == null && argvs.size() > 1;
+        if (wrap) {
+            write(db, MULTI);
+        }
+        for (byte[][] argv : argvs) {
+            append(db, argv);
+        }
+        if (wrap) {
+            write(db, EXEC);
+        }
+    }
+
+    /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
+    public void beginTransaction() {
+        if (enabled) {
+            transaction = new ArrayList<>();
+        }
+    }
+
+    /**
+     * EXEC ran its commands: as Redis 7.0's propagatePendingCommands, two or more records go out
+     * between MULTI (in the first one's database) and EXEC, a single one alone, none if nothing
+     * changed. They are one iteration's records, so one commit writes the block whole.
+     */
+    public void endTransaction() {
+        List<Held> held = transaction;
+        transaction = null;
+        if (held != null && !held.isEmpty()) {
+            boolean wrap = held.size() > 1;
+            if (wrap) {
+                write(held.get(0).db(), MULTI);
+            }
+            for (Held record : held) {
+                write(record.db(), record.argv());
+            }
+            if (wrap) {
+                write(held.get(held.size() - 1).db(), EXEC);
+            }
+        }
+        Runnable after = afterTransaction;
+        afterTransaction = null;
+        if (after != null) {
+            after.run();
+        }
+    }
+
+    /** How many records the EXEC running holds so far (0 outside one): a mark for {@link #dropHeldSince}. */
+    public int heldCount() {
+        return transaction == null ? 0 : transaction.size();
+    }
+
+    /** Drops the records held since {@code mark}: a script's writes under redis.set_repl without REPL_AOF. */
+    public void dropHeldSince(int mark) {
+        if (transaction != null) {
+            transaction.subList(mark, transaction.size()).clear();
+        }
+    }
+
+    /** True while EXEC runs and its records are held. */
+    public boolean holdsTransaction() {
+        return transaction != null;
+    }
+
+    /** Runs {@code action} once the EXEC running has ended and its records are in {@link #records}. */
+    public void afterTransaction(Runnable action) {
+        afterTransaction = action;
+    }
+
+    private void write(int db, byte[]... argv) {
+        if (db != selectedDb) {
+            RespWriter.writeCommand(records, SELECT, Args.bytes(Integer.toString(db)));
+            selectedDb = db;
+        }
+        RespWriter.writeCommand(records, argv);
+    }
+
+    /**
+     * The next record starts with a SELECT whatever the last was for: a rewritten file's tail is
+     * copied from the records logged after its start, which must not depend on the old file's.
+     */
+    public void selectAgain() {
+        selectedDb = -1;
+    }
+
+    /**
+     * A key's deadline passed: Redis logs a DEL, so that a later write to the name starts afresh on
+     * replay. Written at once even inside EXEC, before the transaction's records, as Redis 7.0 does.
+     */
+    public void expired(int db, byte[] key) {
+        if (enabled) {
+            write(db, DEL, key);
+        }
+    }
+
+    /** The records not yet taken; the AOF reads and clears it, on the event loop. */
+    public ByteBuf records() {
+        return records;
+    }
+
+    /**
+     * Why the last write or fsync of the file failed (the system's message, e.g. "No space left on
+     * device"), or null while it is healthy. While set, write commands are refused with MISCONF.
+     */
+    public String failure() {
+        return failure;
+    }
+
+    public void setFailure(String failure) {
+        this.failure = failure;
+    }
+
+    /** The file's state as INFO persistence reports it; the AOF updates it at every commit. */
+    public void reportFile(long size, long delayedFsyncs, boolean fsyncInProgress) {
+        this.fileSize = size;
+        this.delayedFsyncs = delayedFsyncs;
+        this.fsyncInProgress = fsyncInProgress;
+    }
+
+    public long fileSize() {
+        return fileSize;
+    }
+
+    public long delayedFsyncs() {
+        return delayedFsyncs;
+    }
+
+    public boolean fsyncInProgress() {
+        return fsyncInProgress;
+    }
+}
