@@ -8,7 +8,9 @@ repository root after adding a command to CommandTable.java:
 
 It starts a throwaway redis-server on a free port, asks it about the table's commands, keeps
 only the subcommands kvd implements (SUBCOMMANDS below), adds CLIENT SETINFO as Redis 7.2
-documents it (7.0 lacks it), and writes command-info.resp and command-docs.resp.
+documents it (7.0 lacks it), and writes command-info.resp and command-docs.resp; then the same
+asked in RESP3 (HELLO 3: flags, categories and key specs as sets, docs as maps) into
+command-info-resp3.resp and command-docs-resp3.resp, which RESP3 clients are sent.
 """
 import os
 import re
@@ -46,6 +48,16 @@ SETINFO_INFO = ("*", [("$", b"client|setinfo"), (":", 4),
                       ("*", []), ("*", [])])
 
 
+def as_resp3(r, shape):
+    """A RESP2 literal in RESP3's types: shape names, per position, "~" (set) or "%" (map) or a nested shape."""
+    kind, v = r
+    if isinstance(shape, str):
+        kind = shape
+        return (kind, v)
+    return (shape[0], [as_resp3(e, shape[1].get(i, shape[1].get("*"))) if shape[1].get(i, shape[1].get("*")) else e
+                       for i, e in enumerate(v)])
+
+
 def bulk(text):
     return ("$", text.encode())
 
@@ -59,6 +71,11 @@ SETINFO_DOCS = ("*", [bulk("summary"), bulk("Sets information specific to the cl
                       bulk("complexity"), bulk("O(1)"), bulk("arguments"),
                       ("*", [("*", [bulk("name"), bulk("attr"), bulk("type"), bulk("oneof"), bulk("arguments"),
                                     ("*", [token_arg("libname", "LIB-NAME"), token_arg("libver", "LIB-VER")])])])])
+
+
+# The same in RESP3's types: flags, categories, tips and key specs are sets; docs and arguments maps.
+SETINFO_INFO_RESP3 = as_resp3(SETINFO_INFO, ("*", {2: "~", 6: "~", 7: "~", 8: "~"}))
+SETINFO_DOCS_RESP3 = as_resp3(SETINFO_DOCS, ("%", {9: ("*", {"*": ("%", {5: ("*", {"*": "%"})})})}))
 
 
 def encode(args):
@@ -89,25 +106,34 @@ class Reader:
     def reply(self):
         line = self.line()
         kind, rest = chr(line[0]), line[1:]
-        if kind in "+-":
+        if kind in "+-,":
             return (kind, rest.decode())
         if kind == ":":
             return (kind, int(rest))
+        if kind == "_":
+            return (kind, None)
         n = int(rest)
         if kind == "$":
             return (kind, None if n < 0 else self.exact(n))
+        if kind == "%":
+            n *= 2
         return (kind, None if n < 0 else [self.reply() for _ in range(n)])
 
 
 def serialize(r):
     kind, v = r
-    if kind in "+-":
+    if kind in "+-,":
         return (kind + v + "\r\n").encode()
     if kind == ":":
         return b":%d\r\n" % v
+    if kind == "_":
+        return b"_\r\n"
     if kind == "$":
         return b"$-1\r\n" if v is None else b"$%d\r\n%s\r\n" % (len(v), v)
-    return b"*-1\r\n" if v is None else b"*%d\r\n" % len(v) + b"".join(serialize(e) for e in v)
+    if v is None:
+        return b"*-1\r\n"
+    count = len(v) // 2 if kind == "%" else len(v)
+    return kind.encode() + b"%d\r\n" % count + b"".join(serialize(e) for e in v)
 
 
 def kept(container, full_name):
@@ -119,8 +145,8 @@ def filter_info(entry):
     if name in SUBCOMMANDS:
         subs = [s for s in entry[1][9][1] if kept(name, s[1][0][1].decode())]
         if name == "client":
-            subs.append(SETINFO_INFO)
-        entry[1][9] = ("*", subs)
+            subs.append(SETINFO_INFO if entry[0] == "*" and entry[1][2][0] == "*" else SETINFO_INFO_RESP3)
+        entry[1][9] = (entry[1][9][0], subs)
     return entry
 
 
@@ -134,13 +160,13 @@ def filter_docs(name, docs):
             if kept(name, pairs[j][1].decode()):
                 subs += pairs[j:j + 2]
         if name == "client":
-            subs += [bulk("client|setinfo"), SETINFO_DOCS]
-        fields[i + 1] = ("*", subs)
+            subs += [bulk("client|setinfo"), SETINFO_DOCS if docs[0] == "*" else SETINFO_DOCS_RESP3]
+        fields[i + 1] = (fields[i + 1][0], subs)
     return docs
 
 
-def main():
-    names = re.findall(r'command\("([^"]+)"', open(TABLE).read())
+def capture(names, protocol):
+    """COMMAND INFO and COMMAND DOCS of the names from a throwaway redis-server, in RESP{protocol}."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -154,6 +180,9 @@ def main():
             except OSError:
                 time.sleep(0.05)
         reader = Reader(sock)
+        if protocol == 3:
+            sock.sendall(encode(["HELLO", "3"]))
+            reader.reply()
         sock.sendall(encode(["COMMAND", "INFO"] + names))
         infos = reader.reply()[1]
         sock.sendall(encode(["COMMAND", "DOCS"] + names))
@@ -161,17 +190,27 @@ def main():
     finally:
         server.terminate()
         server.wait()
+    return infos, docs
+
+
+def write(names, infos, docs, suffix):
     missing = [n for n, i in zip(names, infos) if i[1] is None]
     if missing:
         raise SystemExit("Redis does not know: " + ", ".join(missing))
     docs_by_name = {docs[i][1].decode(): docs[i + 1] for i in range(0, len(docs), 2)}
-    with open(OUT + "command-info.resp", "wb") as f:
+    with open(OUT + "command-info" + suffix + ".resp", "wb") as f:
         f.write(serialize(("*", [filter_info(i) for i in infos])))
-    with open(OUT + "command-docs.resp", "wb") as f:
+    with open(OUT + "command-docs" + suffix + ".resp", "wb") as f:
         pairs = []
         for n in names:
             pairs += [bulk(n), filter_docs(n, docs_by_name[n])]
         f.write(serialize(("*", pairs)))
+
+
+def main():
+    names = re.findall(r'command\("([^"]+)"', open(TABLE).read())
+    write(names, *capture(names, 2), "")
+    write(names, *capture(names, 3), "-resp3")
 
 
 if __name__ == "__main__":

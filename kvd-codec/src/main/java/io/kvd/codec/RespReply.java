@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
-/** A RESP2 reply as a client sees it. */
+/** A RESP2 or RESP3 reply as a client sees it. */
 public sealed interface RespReply {
 
     /** {@code +value\r\n} */
@@ -81,6 +81,81 @@ public sealed interface RespReply {
         @Override
         public String toString() {
             return elements == null ? "*null" : "*" + elements;
+        }
+    }
+
+    /** RESP3's {@code %count\r\n}: keys and values alternating, {@code 2 * count} elements. */
+    record Map(List<RespReply> elements) implements RespReply {
+        @Override
+        public String toString() {
+            return "%" + elements;
+        }
+    }
+
+    /** RESP3's {@code ~count\r\n} followed by the elements. */
+    record Set(List<RespReply> elements) implements RespReply {
+        @Override
+        public String toString() {
+            return "~" + elements;
+        }
+    }
+
+    /** RESP3's {@code >count\r\n}: an out-of-band message (pub/sub, invalidation) and its elements. */
+    record Push(List<RespReply> elements) implements RespReply {
+        @Override
+        public String toString() {
+            return ">" + elements;
+        }
+    }
+
+    /**
+     * RESP3's {@code |count\r\n} attribute (keys and values alternating, as a map's) and the reply it
+     * comes before, which it describes.
+     */
+    record Attribute(List<RespReply> elements, RespReply reply) implements RespReply {
+        @Override
+        public String toString() {
+            return "|" + elements + reply;
+        }
+    }
+
+    /** RESP3's {@code _\r\n}. */
+    record Null() implements RespReply {
+        @Override
+        public String toString() {
+            return "_";
+        }
+    }
+
+    /** RESP3's {@code ,text\r\n}, kept as the server wrote it ({@code 1.5}, {@code inf}, {@code nan}). */
+    record Double(String text) implements RespReply {
+        @Override
+        public String toString() {
+            return "," + text;
+        }
+    }
+
+    /** RESP3's {@code #t\r\n} or {@code #f\r\n}. */
+    record Boolean(boolean value) implements RespReply {
+        @Override
+        public String toString() {
+            return value ? "#t" : "#f";
+        }
+    }
+
+    /** RESP3's {@code (digits\r\n}. */
+    record BigNumber(String digits) implements RespReply {
+        @Override
+        public String toString() {
+            return "(" + digits;
+        }
+    }
+
+    /** RESP3's {@code =len\r\nfmt:text\r\n}: a three-letter format ({@code txt}, {@code mkd}) and the text. */
+    record Verbatim(String format, String text) implements RespReply {
+        @Override
+        public String toString() {
+            return "=" + format + ":" + text;
         }
     }
 }

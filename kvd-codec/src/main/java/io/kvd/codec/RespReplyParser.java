@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Parses one RESP2 reply from a buffer, for clients. A reply is consumed only once it is complete;
+ * Parses one RESP2 or RESP3 reply from a buffer, for clients. A reply is consumed only once it is complete;
  * until then the buffer is left as it was and the next attempt parses it again from its start.
  */
 public final class RespReplyParser {
@@ -30,7 +30,7 @@ public final class RespReplyParser {
      * Consumes and returns the reply at the reader index, or returns null and consumes nothing when the
      * buffer does not yet hold all of it.
      *
-     * @throws CorruptedFrameException when the bytes are not RESP2 or nest deeper than {@value #MAX_DEPTH}
+     * @throws CorruptedFrameException when the bytes are not RESP or nest deeper than {@value #MAX_DEPTH}
      */
     public static RespReply parse(ByteBuf in) {
         RespReplyParser parser = new RespReplyParser(in);
@@ -58,6 +58,14 @@ public final class RespReplyParser {
             case ':' -> new RespReply.Integer(parseLong(lineStart, lineEnd));
             case '$' -> parseBulk(parseLong(lineStart, lineEnd));
             case '*' -> parseArray(parseLong(lineStart, lineEnd), depth);
+            case '%' -> parseAggregate(type, pairs(parseLong(lineStart, lineEnd)), depth);
+            case '~', '>' -> parseAggregate(type, parseLong(lineStart, lineEnd), depth);
+            case '|' -> parseAttribute(pairs(parseLong(lineStart, lineEnd)), depth);
+            case '_' -> lineEnd == lineStart ? new RespReply.Null() : malformed(type, lineStart, lineEnd);
+            case ',' -> new RespReply.Double(text(lineStart, lineEnd));
+            case '#' -> parseBoolean(lineStart, lineEnd);
+            case '(' -> new RespReply.BigNumber(text(lineStart, lineEnd));
+            case '=' -> parseVerbatim(parseLong(lineStart, lineEnd));
             default -> throw new CorruptedFrameException("unknown RESP type byte 0x" + Integer.toHexString(type & 0xff));
         };
     }
@@ -100,6 +108,61 @@ public final class RespReplyParser {
             elements.add(element);
         }
         return new RespReply.Array(elements);
+    }
+
+    /** A map's or an attribute's element count: two per entry. */
+    private static long pairs(long entries) {
+        if (entries < 0 || entries > Long.MAX_VALUE / 2) {
+            throw new CorruptedFrameException("invalid map length " + entries);
+        }
+        return entries * 2;
+    }
+
+    private RespReply parseAggregate(byte type, long count, int depth) {
+        if (count < 0) {
+            throw new CorruptedFrameException("negative aggregate length " + count);
+        }
+        RespReply.Array array = (RespReply.Array) parseArray(count, depth);
+        if (array == null) {
+            return null;
+        }
+        return switch (type) {
+            case '%' -> new RespReply.Map(array.elements());
+            case '~' -> new RespReply.Set(array.elements());
+            default -> new RespReply.Push(array.elements());
+        };
+    }
+
+    private RespReply parseAttribute(long count, int depth) {
+        RespReply.Array attributes = (RespReply.Array) parseArray(count, depth);
+        if (attributes == null) {
+            return null;
+        }
+        RespReply reply = parseReply(depth);
+        return reply == null ? null : new RespReply.Attribute(attributes.elements(), reply);
+    }
+
+    private RespReply parseBoolean(int start, int end) {
+        if (end - start == 1 && (in.getByte(start) == 't' || in.getByte(start) == 'f')) {
+            return new RespReply.Boolean(in.getByte(start) == 't');
+        }
+        return malformed((byte) '#', start, end);
+    }
+
+    private RespReply parseVerbatim(long length) {
+        RespReply.BulkString bulk = (RespReply.BulkString) parseBulk(length);
+        if (bulk == null) {
+            return null;
+        }
+        if (bulk.value() == null || bulk.value().length < 4 || bulk.value()[3] != ':') {
+            throw new CorruptedFrameException("verbatim string without its format");
+        }
+        String text = bulk.utf8();
+        return new RespReply.Verbatim(text.substring(0, 3), text.substring(4));
+    }
+
+    private RespReply malformed(byte type, int start, int end) {
+        throw new CorruptedFrameException("malformed '" + (char) type + "' reply: " + text(start, end));
     }
 
     /** The index of the '\r' of a complete CRLF from {@code from}, or -1 when the line has not fully arrived. */

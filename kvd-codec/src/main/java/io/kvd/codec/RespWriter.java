@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * RESP2 encoding straight into a {@link ByteBuf}: replies for the server, requests for clients;
+ * RESP2 and RESP3 encoding straight into a {@link ByteBuf}: replies for the server, requests for clients;
  * and the small replies also into a byte array, for a writer that gathers many of them on the
  * heap and copies them into a buffer at once (a ByteBuf write costs ~20 ns whatever its size).
  *
@@ -19,6 +19,9 @@ public final class RespWriter {
     private static final byte[] NULL_BULK = ascii("$-1\r\n");
     private static final byte[] NULL_ARRAY = ascii("*-1\r\n");
     private static final byte[] EMPTY_ARRAY = ascii("*0\r\n");
+    private static final byte[] NULL = ascii("_\r\n");
+    private static final byte[] TRUE = ascii("#t\r\n");
+    private static final byte[] FALSE = ascii("#f\r\n");
 
     /** The most bytes a type byte, a long's digits and CRLF take: room enough for any header or integer reply. */
     public static final int MAX_LINE_BYTES = 1 + 20 + 2;
@@ -101,6 +104,55 @@ public final class RespWriter {
 
     public static void writeNullArray(ByteBuf out) {
         out.writeBytes(NULL_ARRAY);
+    }
+
+    /**
+     * A RESP3 aggregate's header: a map's ({@code '%'}, counting entries), a set's ({@code '~'}), a
+     * push's ({@code '>'}) or an attribute's ({@code '|'}, counting entries).
+     */
+    public static void writeAggregateHeader(ByteBuf out, char type, long count) {
+        out.writeByte(type);
+        writeDecimal(out, count);
+        out.writeBytes(CRLF);
+    }
+
+    /** RESP3's null, {@code _\r\n}, which stands for both RESP2 nulls. */
+    public static void writeNull(ByteBuf out) {
+        out.writeBytes(NULL);
+    }
+
+    /** {@link #writeNull(ByteBuf)} into an array with {@link #MAX_LINE_BYTES} free; returns the end. */
+    public static int writeNull(byte[] out, int at) {
+        return put(out, at, NULL);
+    }
+
+    public static void writeBoolean(ByteBuf out, boolean value) {
+        out.writeBytes(value ? TRUE : FALSE);
+    }
+
+    /** RESP3's double, {@code ,text\r\n}, with the text as the caller formatted it ({@code 1.5}, {@code inf}). */
+    public static void writeDouble(ByteBuf out, String text) {
+        out.writeByte(',');
+        out.writeCharSequence(text, StandardCharsets.US_ASCII);
+        out.writeBytes(CRLF);
+    }
+
+    /** RESP3's big number, {@code (digits\r\n}. */
+    public static void writeBigNumber(ByteBuf out, String digits) {
+        out.writeByte('(');
+        out.writeCharSequence(digits, StandardCharsets.US_ASCII);
+        out.writeBytes(CRLF);
+    }
+
+    /** RESP3's verbatim string: {@code =len\r\n}, the three-letter format, a colon, the text, CRLF. */
+    public static void writeVerbatim(ByteBuf out, String format, byte[] text) {
+        out.writeByte('=');
+        writeDecimal(out, text.length + 4);
+        out.writeBytes(CRLF);
+        out.writeCharSequence(format, StandardCharsets.US_ASCII);
+        out.writeByte(':');
+        out.writeBytes(text);
+        out.writeBytes(CRLF);
     }
 
     /** {@link #writeInteger(ByteBuf, long)} at {@code at} of an array with {@link #MAX_LINE_BYTES} free; returns the end. */

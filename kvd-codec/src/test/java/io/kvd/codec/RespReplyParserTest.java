@@ -143,6 +143,57 @@ class RespReplyParserTest {
         channel.finishAndReleaseAll();
     }
 
+    /** Every RESP3 type Redis 7.0 sends, as its DEBUG PROTOCOL sends them after HELLO 3. */
+    private static final String RESP3 = "*9\r\n%1\r\n:1\r\n#t\r\n~2\r\n:0\r\n:1\r\n,3.141\r\n,-inf\r\n"
+            + "(1234567999999999999999999999999999999\r\n_\r\n#f\r\n=29\r\ntxt:This is a verbatim\nstring\r\n"
+            + ">2\r\n$4\r\nping\r\n:42\r\n";
+
+    @Test
+    void resp3Types() {
+        assertThat(parseWhole(RESP3)).isEqualTo(RespReply.Array.of(
+                new RespReply.Map(List.of(new RespReply.Integer(1), new RespReply.Boolean(true))),
+                new RespReply.Set(List.of(new RespReply.Integer(0), new RespReply.Integer(1))),
+                new RespReply.Double("3.141"), new RespReply.Double("-inf"),
+                new RespReply.BigNumber("1234567999999999999999999999999999999"), new RespReply.Null(),
+                new RespReply.Boolean(false), new RespReply.Verbatim("txt", "This is a verbatim\nstring"),
+                new RespReply.Push(List.of(RespReply.BulkString.of("ping"), new RespReply.Integer(42)))));
+    }
+
+    @Test
+    void anAttributeComesWithTheReplyAfterIt() {
+        assertThat(parseWhole("|1\r\n+key-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n$4\r\nreal\r\n"))
+                .isEqualTo(new RespReply.Attribute(List.of(new RespReply.SimpleString("key-popularity"),
+                        RespReply.Array.of(RespReply.BulkString.of("key:123"), new RespReply.Integer(90))),
+                        RespReply.BulkString.of("real")));
+    }
+
+    @Test
+    void everyIncompletePrefixOfResp3ReturnsNull() {
+        byte[] whole = bytes(RESP3);
+        for (int length = 0; length < whole.length; length++) {
+            ByteBuf in = Unpooled.wrappedBuffer(whole, 0, length);
+            try {
+                assertThat(RespReplyParser.parse(in)).as("prefix of %d bytes", length).isNull();
+                assertThat(in.readerIndex()).isZero();
+            } finally {
+                in.release();
+            }
+        }
+    }
+
+    @Test
+    void malformedResp3IsRefused() {
+        for (String bad : List.of("#x\r\n", "#tt\r\n", "_x\r\n", "%-1\r\n", "~-2\r\n", "=3\r\nabc\r\n",
+                "%4611686018427387904\r\n")) {
+            ByteBuf in = Unpooled.wrappedBuffer(bytes(bad));
+            try {
+                assertThatThrownBy(() -> RespReplyParser.parse(in)).as(bad).isInstanceOf(CorruptedFrameException.class);
+            } finally {
+                in.release();
+            }
+        }
+    }
+
     /** Parses {@code text}, which must be exactly one reply. */
     private static RespReply parseWhole(String text) {
         ByteBuf in = Unpooled.wrappedBuffer(bytes(text));

@@ -24,8 +24,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
  * Every command of every {@code compat/*.txt} script gets the same reply bytes from kvd as from
- * redis-server, up to the order of elements where the script's line marks it unordered. Each
- * script runs against fresh servers, so scripts may reuse key names.
+ * redis-server, up to the order of elements where the script's line marks it unordered, once with
+ * every connection in RESP2 and once with each switched to RESP3 by HELLO 3 first. Each script
+ * runs against fresh servers, so scripts may reuse key names.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class RedisCompatibilityTest {
@@ -36,16 +37,23 @@ class RedisCompatibilityTest {
         Tools.require("redis-server");
         List<CompatScript> scripts = CompatScript.all();
         assertThat(scripts).as("compat/*.txt scripts").isNotEmpty();
-        return scripts.stream().map(script -> dynamicTest(script.name(), () -> assertSameReplies(script)));
+        return scripts.stream().map(script -> dynamicTest(script.name(), () -> assertSameReplies(script, 2)));
     }
 
-    private static void assertSameReplies(CompatScript script) throws IOException {
+    @TestFactory
+    Stream<DynamicTest> everyScriptGetsRedisRepliesInResp3() {
+        Tools.require("redis-server");
+        return CompatScript.all().stream()
+                .map(script -> dynamicTest(script.name() + " in RESP3", () -> assertSameReplies(script, 3)));
+    }
+
+    private static void assertSameReplies(CompatScript script, int protocol) throws IOException {
         List<String> mismatches = new ArrayList<>();
         Path kvdDir;
         try (RedisServerProcess redis = RedisServerProcess.start();
              KvdProcess kvd = KvdProcess.start();
-             Clients toRedis = new Clients(redis.port());
-             Clients toKvd = new Clients(kvd.port())) {
+             Clients toRedis = new Clients(redis.port(), protocol);
+             Clients toKvd = new Clients(kvd.port(), protocol)) {
             kvdDir = kvd.dir();
             for (CompatScript.Line line : script.lines()) {
                 Outcome expected = Outcome.of(toRedis, line);
@@ -65,7 +73,7 @@ class RedisCompatibilityTest {
             }
         }
         if (!mismatches.isEmpty()) {
-            throw new AssertionError(script.name() + " (" + script.lines().size() + " commands)"
+            throw new AssertionError(script.name() + " (" + script.lines().size() + " commands, RESP" + protocol + ")"
                     + " differs from redis-server:\n" + String.join("\n", mismatches)
                     + "\n(kvd's log is in " + kvdDir + ")");
         }
@@ -79,12 +87,14 @@ class RedisCompatibilityTest {
     private static final class Clients implements AutoCloseable {
         private static final Duration BLOCK_DEADLINE = Duration.ofSeconds(10);
         private final int port;
+        private final int protocol;
         private final Map<Integer, RespConnection> connections = new HashMap<>();
         private final Map<Integer, String> ids = new HashMap<>();
         private RespConnection control;
 
-        Clients(int port) {
+        Clients(int port, int protocol) {
             this.port = port;
+            this.protocol = protocol;
         }
 
         RespConnection get(int number) throws IOException {
@@ -92,6 +102,9 @@ class RedisCompatibilityTest {
             if (connection == null) {
                 connection = RespConnection.open(port);
                 connections.put(number, connection);
+                if (protocol == 3) {
+                    connection.call("HELLO", "3");
+                }
                 String id = connection.call("CLIENT", "ID");
                 ids.put(number, id.substring(1, id.length() - 2));
             }

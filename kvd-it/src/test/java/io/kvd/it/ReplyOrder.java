@@ -31,14 +31,14 @@ enum ReplyOrder {
     }
 
     /**
-     * The reply (complete RESP2 bytes) with its elements, or groups of elements, sorted. A SCAN-style
+     * The reply (complete RESP bytes: an array, or RESP3's set or map) with its elements, or groups of elements, sorted. A SCAN-style
      * reply, {@code [cursor, [elements]]}, keeps its cursor and has its inner array sorted: no
      * unordered reply is otherwise a two-element array holding an array. Anything but an array
      * (an error, an integer, a null) is returned as it is, as is an array that does not split into
      * whole pairs.
      */
     byte[] canonical(byte[] reply) {
-        if (this == EXACT || reply.length == 0 || reply[0] != '*') {
+        if (this == EXACT || reply.length == 0 || reply[0] != '*' && reply[0] != '~' && reply[0] != '%') {
             return reply;
         }
         int headerLength = indexOfCrlf(reply) + 2;
@@ -50,18 +50,24 @@ enum ReplyOrder {
             out.writeBytes(canonical(elements.get(1)));
             return out.toByteArray();
         }
-        if (elements.size() % groupSize != 0) {
+        // RESP3 nests pairs (HRANDFIELD WITHVALUES): each element is already a whole pair.
+        int size = elements.stream().allMatch(ReplyOrder::isPair) ? 1 : groupSize;
+        if (elements.size() % size != 0) {
             return reply;
         }
         List<byte[]> groups = new ArrayList<>();
-        for (int i = 0; i < elements.size(); i += groupSize) {
+        for (int i = 0; i < elements.size(); i += size) {
             ByteArrayOutputStream group = new ByteArrayOutputStream();
-            elements.subList(i, i + groupSize).forEach(group::writeBytes);
+            elements.subList(i, i + size).forEach(group::writeBytes);
             groups.add(group.toByteArray());
         }
         groups.sort(Arrays::compareUnsigned);
         groups.forEach(out::writeBytes);
         return out.toByteArray();
+    }
+
+    private static boolean isPair(byte[] element) {
+        return element.length > 4 && element[0] == '*' && element[1] == '2' && element[2] == '\r';
     }
 
     /** Each element of the array whose elements start at {@code from}, as its own RESP bytes. */

@@ -176,7 +176,7 @@ public final class ClientCommand {
     }
 
     private static void info(Client client, byte[][] argv) {
-        client.reply().bulk(describe(client) + "\n");
+        client.reply().verbatim(describe(client) + "\n");
     }
 
     /** CLIENT LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] | [ID id [id ...]] */
@@ -197,7 +197,7 @@ public final class ClientCommand {
         } else {
             throw new CommandError(Errors.SYNTAX);
         }
-        client.reply().bulk(out.toString());
+        client.reply().verbatim(out.toString());
     }
 
     /**
@@ -337,7 +337,7 @@ public final class ClientCommand {
                 + " qbuf-free=0 argv-mem=0 multi-mem=0"
                 + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + c.lastCommand()
-                + " user=default redir=-1 resp=2"
+                + " user=default redir=-1 resp=" + c.reply().protocol()
                 + " lib-name=" + c.libName()
                 + " lib-ver=" + c.libVersion();
     }

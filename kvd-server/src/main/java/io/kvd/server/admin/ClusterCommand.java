@@ -96,7 +96,7 @@ public final class ClusterCommand {
                 + "cluster_stats_messages_sent:0\r\n"
                 + "cluster_stats_messages_received:0\r\n"
                 + "total_cluster_links_buffer_limit_exceeded:0\r\n";
-        client.reply().bulk(text);
+        client.reply().verbatim(text);
     }
 
     private static void myid(Client client, byte[][] argv) {
@@ -119,7 +119,7 @@ public final class ClusterCommand {
             }
             text.append('\n');
         }
-        client.reply().bulk(text.toString());
+        client.reply().verbatim(text.toString());
     }
 
     /** Each run of slots: start, end, then its master as host, port, id and (Redis 7) an empty metadata map. */
@@ -146,7 +146,7 @@ public final class ClusterCommand {
         reply.arrayHeader(topology.nodes().size());
         for (ClusterNode node : topology.nodes()) {
             List<SlotRange> ranges = topology.rangesOf(node);
-            reply.arrayHeader(4);
+            reply.mapHeader(2);
             reply.bulk("slots");
             reply.arrayHeader(ranges.size() * 2);
             for (SlotRange range : ranges) {
@@ -155,7 +155,7 @@ public final class ClusterCommand {
             }
             reply.bulk("nodes");
             reply.arrayHeader(1);
-            reply.arrayHeader(14);
+            reply.mapHeader(7);
             reply.bulk("id");
             reply.bulk(node.id());
             reply.bulk("port");

@@ -71,7 +71,7 @@ public final class ConfigCommand {
                 }
             }
         }
-        client.reply().arrayHeader(matches.size() * 2);
+        client.reply().mapHeader(matches.size());
         matches.forEach((name, value) -> {
             client.reply().bulk(name);
             client.reply().bulk(value);

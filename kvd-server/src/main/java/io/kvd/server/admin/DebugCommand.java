@@ -22,8 +22,8 @@ import java.util.Locale;
 /**
  * DEBUG (Redis 7.0's debug.c), the subcommands Redis's own test suite leans on that have a
  * meaning in kvd, allowed only as enable-debug-command says (no by default, as in Redis). The
- * ones that need snapshots (RELOAD, LOADAOF), C internals (SEGFAULT, MALLCTL, HTSTATS) or RESP3
- * (PROTOCOL) are unknown subcommands until kvd has them.
+ * ones that need snapshots (RELOAD, LOADAOF) or C internals (SEGFAULT, MALLCTL, HTSTATS) are
+ * unknown subcommands until kvd has them.
  */
 public final class DebugCommand {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.debug");
@@ -225,27 +225,50 @@ public final class DebugCommand {
         switch (type) {
             case "string" -> reply.bulk("Hello World");
             case "integer" -> reply.integer(12345);
-            case "double" -> reply.bulk("3.141");
-            case "bignum" -> reply.bulk("1234567999999999999999999999999999999");
+            case "double" -> reply.doubleValue(3.141);
+            case "bignum" -> reply.bigNumber("1234567999999999999999999999999999999");
             case "null" -> reply.nullBulk();
             case "array", "set" -> {
-                reply.arrayHeader(3);
+                if (type.equals("set")) {
+                    reply.setHeader(3);
+                } else {
+                    reply.arrayHeader(3);
+                }
                 for (int i = 0; i < 3; i++) {
                     reply.integer(i);
                 }
             }
             case "map" -> {
-                reply.arrayHeader(6);
+                reply.mapHeader(3);
                 for (int i = 0; i < 3; i++) {
                     reply.integer(i);
-                    reply.integer(i % 2);
+                    reply.bool(i == 1);
                 }
             }
-            case "attrib" -> reply.bulk("Some real reply following the attribute");
-            case "push" -> throw new CommandError("ERR RESP2 is not supported by this command");
-            case "verbatim" -> reply.bulk("This is a verbatim\nstring");
-            case "true" -> reply.integer(1);
-            case "false" -> reply.integer(0);
+            case "attrib" -> {
+                if (reply.protocol() == 3) {
+                    reply.attributeHeader(1);
+                    reply.bulk("key-popularity");
+                    reply.arrayHeader(2);
+                    reply.bulk("key:123");
+                    reply.integer(90);
+                }
+                // An attribute is no reply: a well-formed one follows it.
+                reply.bulk("Some real reply following the attribute");
+            }
+            case "push" -> {
+                if (reply.protocol() != 3) {
+                    throw new CommandError("ERR RESP2 is not supported by this command");
+                }
+                reply.pushHeader(2);
+                reply.bulk("server-cpu-usage");
+                reply.integer(42);
+                // A push is no reply to the command: one follows it.
+                reply.bulk("Some real reply following the push reply");
+            }
+            case "verbatim" -> reply.verbatim("This is a verbatim\nstring");
+            case "true" -> reply.bool(true);
+            case "false" -> reply.bool(false);
             default -> throw new CommandError("ERR Wrong protocol type name. Please use one of the following: "
                     + "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
         }

@@ -92,7 +92,7 @@ public final class InfoCommand {
                 writer.accept(client.server(), new Section(text, title));
             }
         });
-        client.reply().bulk(text.toString());
+        client.reply().verbatim(text.toString());
     }
 
     private static void server(ServerState server, Section s) {

@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * LATENCY LATEST | HISTORY | RESET | GRAPH | DOCTOR | HELP over the server's {@link LatencyMonitor},
- * as Redis 7.0's latency.c, and HISTOGRAM over the commands' latency histograms ({@link CommandStats}). GRAPH and DOCTOR answer the text as a bulk string, as Redis's
- * verbatim reply reads to a RESP2 client. Scripts may run only HELP, as in Redis.
+ * as Redis 7.0's latency.c, and HISTOGRAM over the commands' latency histograms ({@link CommandStats}). GRAPH and DOCTOR answer Redis's verbatim text (a bulk
+ * string in RESP2). Scripts may run only HELP, as in Redis.
  */
 public final class LatencyCommand {
     public static final Subcommands SUBCOMMANDS = new Subcommands("latency")
@@ -78,11 +78,11 @@ public final class LatencyCommand {
             }
         }
         Reply reply = client.reply();
-        reply.arrayHeader(chosen.size() * 2);
+        reply.mapHeader(chosen.size());
         for (Map.Entry<String, CommandStats.Entry> e : chosen) {
             Histogram latency = e.getValue().latency();
             reply.bulk(e.getKey());
-            reply.arrayHeader(4);
+            reply.mapHeader(2);
             reply.bulk("calls");
             reply.integer(latency.getTotalCount());
             reply.bulk("histogram_usec");
@@ -95,7 +95,7 @@ public final class LatencyCommand {
                 }
                 previous = cumulative;
             }
-            reply.arrayHeader(buckets.size() * 2);
+            reply.mapHeader(buckets.size());
             for (long[] bucket : buckets) {
                 reply.integer(bucket[0]);
                 reply.integer(bucket[1]);
@@ -148,12 +148,12 @@ public final class LatencyCommand {
         if (graph == null) {
             throw new CommandError("ERR No samples available for event '" + event + "'");
         }
-        client.reply().bulk(graph);
+        client.reply().verbatim(graph);
     }
 
     private static void doctor(Client client, byte[][] argv) {
         Config config = client.server().config();
-        client.reply().bulk(monitor(client).doctor(config.slowlogLogSlowerThan(), config.hz(),
+        client.reply().verbatim(monitor(client).doctor(config.slowlogLogSlowerThan(), config.hz(),
                 config.appendfsync().equals("always")));
     }
 }

@@ -43,7 +43,7 @@ public final class LolwutCommand {
             case 6 -> skyline(argv, from);
             default -> Args.bytes("Redis ver. " + Version.REDIS + "\n");
         };
-        client.reply().bulk(rendered);
+        client.reply().verbatim(rendered);
     }
 
     /**

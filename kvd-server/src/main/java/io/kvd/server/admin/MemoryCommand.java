@@ -5,7 +5,6 @@ import io.kvd.server.client.Command;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.client.Subcommands;
 import io.kvd.server.memory.ServerMemory;
-import io.kvd.server.numeric.Printf;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
@@ -69,11 +68,11 @@ public final class MemoryCommand {
         }
     }
 
-    /** MEMORY STATS: Redis 7.0's map of fields, in its order, as a flat array (RESP2). */
+    /** MEMORY STATS: Redis 7.0's map of fields, in its order (a flat array in RESP2). */
     private static void stats(Client client, byte[][] argv) {
         ServerMemory.Overhead o = overhead(client.server());
         Reply reply = client.reply();
-        reply.arrayHeader(2 * (27 + o.databases().size()));
+        reply.mapHeader(27 + o.databases().size());
         field(reply, "peak.allocated", o.peak());
         field(reply, "total.allocated", o.total());
         field(reply, "startup.allocated", o.startup());
@@ -86,7 +85,7 @@ public final class MemoryCommand {
         field(reply, "functions.caches", o.functionsCaches());
         for (ServerMemory.DatabaseOverhead db : o.databases()) {
             reply.bulk("db." + db.index());
-            reply.arrayHeader(6);
+            reply.mapHeader(3);
             field(reply, "overhead.hashtable.main", db.mainBytes());
             field(reply, "overhead.hashtable.expires", db.expiresBytes());
             // kvd keeps no per-slot key lists (COUNTKEYSINSLOT walks the keyspace).
@@ -119,7 +118,7 @@ public final class MemoryCommand {
     /** Redis's ratios are floats, replied as doubles (addReplyDouble: "%.17g" of the widened float). */
     private static void field(Reply reply, String name, float value) {
         reply.bulk(name);
-        reply.bulk(Printf.g17(value));
+        reply.doubleValue(value);
     }
 
     /** The figures of MEMORY STATS, DOCTOR and INFO memory. */
@@ -136,11 +135,11 @@ public final class MemoryCommand {
 
     private static void doctor(Client client, byte[][] argv) {
         ServerState server = client.server();
-        client.reply().bulk(ServerMemory.doctor(overhead(server), server.clients().size(), server.scripting().cachedScripts()));
+        client.reply().verbatim(ServerMemory.doctor(overhead(server), server.clients().size(), server.scripting().cachedScripts()));
     }
 
     private static void mallocStats(Client client, byte[][] argv) {
-        client.reply().bulk(ServerMemory.mallocStats());
+        client.reply().verbatim(ServerMemory.mallocStats());
     }
 
     /**

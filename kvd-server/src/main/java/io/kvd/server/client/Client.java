@@ -417,7 +417,7 @@ public final class Client implements Monitors.Monitor, Subscriber {
     /**
      * RESET (Redis's clearClientConnectionState): the connection as it was when it connected,
      * except its id, age and library name: out of MULTI, unwatched, unsubscribed, database 0, no
-     * name, and authenticated only if no password is required.
+     * name, RESP2, and authenticated only if no password is required.
      */
     public void reset() {
         stopMonitoring();
@@ -426,6 +426,7 @@ public final class Client implements Monitors.Monitor, Subscriber {
         db = 0;
         name = "";
         authenticated = server.config().requirepass().length == 0;
+        reply.protocol(2);
     }
 
     /**
@@ -474,9 +475,9 @@ public final class Client implements Monitors.Monitor, Subscriber {
     }
 
     /**
-     * A published message's frame or a monitor line, copied into this client's replies. Nothing
-     * goes to a client that is closing (as Redis's prepareClientToWrite), though it still counts
-     * as a receiver.
+     * A monitor line, copied into this client's replies. Nothing goes to a client that is closing
+     * (as Redis's prepareClientToWrite), though it still counts as a receiver; nor a published
+     * message ({@link #deliverPush}).
      */
     @Override
     public void deliver(ByteBuf frame) {
@@ -484,6 +485,15 @@ public final class Client implements Monitors.Monitor, Subscriber {
             return;
         }
         reply.frame(frame);
+        connection.outputAdded();
+    }
+
+    @Override
+    public void deliverPush(ByteBuf frame) {
+        if (closeAfterReply) {
+            return;
+        }
+        reply.pushFrame(frame);
         connection.outputAdded();
     }
 

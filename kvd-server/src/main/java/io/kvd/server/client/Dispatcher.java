@@ -102,7 +102,7 @@ public final class Dispatcher {
             return null;
         }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
-        if (client.isSubscribed() && !allowedWhileSubscribed(command)) {
+        if (client.isSubscribed() && !allowedWhileSubscribed(command) && client.reply().protocol() == 2) {
             refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));
             return null;
         }

@@ -1,6 +1,5 @@
 package io.kvd.server.command;
 
-import io.kvd.codec.RespReply;
 import io.kvd.server.client.Client;
 import io.kvd.server.client.Command;
 import io.kvd.server.client.Subcommands;
@@ -77,7 +76,7 @@ public final class CommandCommand {
         for (KeyReference key : keys) {
             client.reply().arrayHeader(2);
             client.reply().bulk(argv[2 + key.position()]);
-            client.reply().arrayHeader(key.flags().size());
+            client.reply().setHeader(key.flags().size());
             // Redis's addReplyFlagsForKeyArgs prints them in the flags' order, as the enum is.
             key.flags().stream().sorted().forEach(flag -> client.reply().simpleString(flag.replyName()));
         }
@@ -116,11 +115,10 @@ public final class CommandCommand {
         List<String> names = argv.length > 2 ? names(argv) : tableNames();
         client.reply().arrayHeader(names.size());
         for (String name : names) {
-            RespReply info = CommandDocs.info(name);
-            if (info == null) {
+            if (CommandDocs.info(name) == null) {
                 client.reply().nullBulk();
             } else {
-                CommandDocs.write(client.reply(), info);
+                CommandDocs.writeInfo(client.reply(), name);
             }
         }
     }
@@ -129,10 +127,10 @@ public final class CommandCommand {
     private static void docs(Client client, byte[][] argv) {
         List<String> names = new ArrayList<>(argv.length > 2 ? names(argv) : tableNames());
         names.removeIf(name -> CommandDocs.docs(name) == null);
-        client.reply().arrayHeader(names.size() * 2);
+        client.reply().mapHeader(names.size());
         for (String name : names) {
             client.reply().bulk(name);
-            CommandDocs.write(client.reply(), CommandDocs.docs(name));
+            CommandDocs.writeDocs(client.reply(), name);
         }
     }
 

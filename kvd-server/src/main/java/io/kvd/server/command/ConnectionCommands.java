@@ -17,12 +17,12 @@ final class ConnectionCommands {
 
     private static final byte[] PONG = Args.bytes("pong");
 
-    /** PING [message]: a subscribed client gets a two-element array, {@code pong} and the message or "". */
+    /** PING [message]: a subscribed RESP2 client gets a two-element array, {@code pong} and the message or "". */
     static void ping(Client client, byte[][] argv) {
         if (argv.length > 2) {
             throw new CommandError(Errors.wrongArity("ping"));
         }
-        if (client.isSubscribed()) {
+        if (client.isSubscribed() && client.reply().protocol() == 2) {
             client.reply().arrayHeader(2);
             client.reply().bulk(PONG);
             client.reply().bulk(argv.length == 2 ? argv[1] : new byte[0]);
@@ -68,11 +68,6 @@ final class ConnectionCommands {
         return client.server().keyspace(index);
     }
 
-    /**
-     * HELLO [protover [AUTH username password] [SETNAME clientname]]: kvd speaks RESP2 only, so
-     * HELLO 3 fails with NOPROTO and RESP3 clients fall back to RESP2. The only user is Redis's
-     * default user without a password, whom any password authenticates.
-     */
     /** AUTH [username] password */
     static void auth(Client client, byte[][] argv) {
         if (argv.length > 3) {
@@ -91,10 +86,16 @@ final class ConnectionCommands {
         client.reply().ok();
     }
 
+    /**
+     * HELLO [protover [AUTH username password] [SETNAME clientname]]: switches the connection to
+     * RESP2 or RESP3, after authenticating it if asked; answers the server's facts as a map, in the
+     * protocol just chosen. The only user is Redis's default user.
+     */
     static void hello(Client client, byte[][] argv) {
+        long version = 0;
         if (argv.length >= 2) {
-            long version = Args.parseLong(argv[1], "ERR Protocol version is not an integer or out of range");
-            if (version != 2) {
+            version = Args.parseLong(argv[1], "ERR Protocol version is not an integer or out of range");
+            if (version < 2 || version > 3) {
                 throw new CommandError("NOPROTO unsupported protocol version");
             }
         }
@@ -127,13 +128,16 @@ final class ConnectionCommands {
             client.setName(Args.utf8(name));
         }
         Reply reply = client.reply();
-        reply.arrayHeader(14);
+        if (version != 0) {
+            reply.protocol((int) version);
+        }
+        reply.mapHeader(7);
         reply.bulk("server");
         reply.bulk("redis");
         reply.bulk("version");
         reply.bulk(Version.REDIS);
         reply.bulk("proto");
-        reply.integer(2);
+        reply.integer(reply.protocol());
         reply.bulk("id");
         reply.integer(client.id());
         reply.bulk("mode");

@@ -87,8 +87,8 @@ final class GeoCommands {
             } else {
                 double[] position = GeoHash.decode(score);
                 reply.arrayHeader(2);
-                reply.bulk(human(position[0]));
-                reply.bulk(human(position[1]));
+                reply.doubleText(human(position[0]));
+                reply.doubleText(human(position[1]));
             }
         }
     }
@@ -331,8 +331,8 @@ final class GeoCommands {
             }
             if (withCoord) {
                 reply.arrayHeader(2);
-                reply.bulk(human(point.longitude()));
-                reply.bulk(human(point.latitude()));
+                reply.doubleText(human(point.longitude()));
+                reply.doubleText(human(point.latitude()));
             }
         }
     }

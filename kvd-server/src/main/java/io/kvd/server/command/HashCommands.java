@@ -85,7 +85,7 @@ final class HashCommands {
 
     /** HGETALL key */
     static void hgetall(Client client, byte[][] argv) {
-        replyWhole(client, argv[1], 2, (field, value) -> {
+        replyWhole(client, argv[1], true, (field, value) -> {
             client.reply().bulk(field);
             client.reply().bulk(value);
         });
@@ -93,24 +93,29 @@ final class HashCommands {
 
     /** HKEYS key */
     static void hkeys(Client client, byte[][] argv) {
-        replyWhole(client, argv[1], 1, (field, value) -> client.reply().bulk(field));
+        replyWhole(client, argv[1], false, (field, value) -> client.reply().bulk(field));
     }
 
     /** HVALS key */
     static void hvals(Client client, byte[][] argv) {
-        replyWhole(client, argv[1], 1, (field, value) -> client.reply().bulk(value));
+        replyWhole(client, argv[1], false, (field, value) -> client.reply().bulk(value));
     }
 
-    /** An array of {@code perField} elements per field, written by {@code writer}; empty for a missing key. */
-    private static void replyWhole(Client client, byte[] key, int perField,
-                                   BiConsumer<byte[], byte[]> writer) {
+    /**
+     * Every field as {@code writer} writes it, under a map's header (fields and values, as Redis's
+     * genericHgetallCommand) or an array's; empty for a missing key.
+     */
+    private static void replyWhole(Client client, byte[] key, boolean map, BiConsumer<byte[], byte[]> writer) {
         HashValue hash = client.keyspace().hash(key);
-        if (hash == null) {
-            client.reply().arrayHeader(0);
-            return;
+        int size = hash == null ? 0 : hash.size();
+        if (map) {
+            client.reply().mapHeader(size);
+        } else {
+            client.reply().arrayHeader(size);
         }
-        client.reply().arrayHeader(hash.size() * perField);
-        hash.forEach(writer);
+        if (hash != null) {
+            hash.forEach(writer);
+        }
     }
 
     /** HDEL key field [field ...] */
@@ -226,8 +231,10 @@ final class HashCommands {
             client.reply().arrayHeader(0);
             return;
         }
-        int perField = withValues ? 2 : 1;
         Consumer<byte[][]> writer = entry -> {
+            if (withValues) {
+                client.reply().pairStart();
+            }
             client.reply().bulk(entry[0]);
             if (withValues) {
                 client.reply().bulk(entry[1]);
@@ -235,12 +242,12 @@ final class HashCommands {
         };
         long size = hash.size();
         if (count < 0 || count == 1) {
-            randomWithRepeats(client, hash, count < 0 ? -count : 1, perField, writer);
+            randomWithRepeats(client, hash, count < 0 ? -count : 1, withValues, writer);
         } else if (count >= size) {
-            client.reply().arrayHeader((int) size * perField);
+            header(client, size, withValues);
             hash.forEach((field, value) -> writer.accept(new byte[][]{field, value}));
         } else {
-            client.reply().arrayHeader((int) count * perField);
+            header(client, count, withValues);
             if (count * 3 > size) {
                 allButRandom(hash, (int) (size - count), writer);
             } else {
@@ -249,15 +256,24 @@ final class HashCommands {
         }
     }
 
+    /** HRANDFIELD's array of fields, or of field-value pairs (flat in RESP2, nested in RESP3). */
+    private static void header(Client client, long count, boolean withValues) {
+        if (withValues) {
+            client.reply().pairsHeader(count);
+        } else {
+            client.reply().arrayHeader(count);
+        }
+    }
+
     /** {@code count} independent draws, so a field may come more than once (a negative count, or 1). */
-    private static void randomWithRepeats(Client client, HashValue hash, long count, int perField,
+    private static void randomWithRepeats(Client client, HashValue hash, long count, boolean withValues,
                                           Consumer<byte[][]> writer) {
         // kvd's bound, not Redis's: one reply buffer holds at most 2^31 - 1 bytes, so a longer
         // array could never be sent; Redis would build it until memory ran out.
-        if (count > Integer.MAX_VALUE / perField) {
+        if (count > Integer.MAX_VALUE / (withValues ? 2 : 1)) {
             throw new CommandError(OUT_OF_RANGE);
         }
-        client.reply().arrayHeader((int) count * perField);
+        header(client, count, withValues);
         for (long i = 0; i < count; i++) {
             writer.accept(hash.randomEntry());
         }

@@ -75,7 +75,7 @@ final class LcsCommand {
             reply.bulk(common);
             return;
         }
-        reply.arrayHeader(4);
+        reply.mapHeader(2);
         reply.bulk("matches");
         reply.arrayHeader(matches.size());
         for (Match match : matches) {

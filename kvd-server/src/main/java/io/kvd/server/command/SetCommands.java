@@ -67,14 +67,14 @@ final class SetCommands {
         client.reply().integer(removed);
     }
 
-    /** SMEMBERS key */
+    /** SMEMBERS key: a set in RESP3, as the other commands answering members (Redis's addReplySetLen). */
     static void smembers(Client client, byte[][] argv) {
         SetValue set = client.keyspace().set(argv[1]);
         if (set == null) {
-            client.reply().arrayHeader(0);
+            client.reply().setHeader(0);
             return;
         }
-        client.reply().arrayHeader(set.size());
+        client.reply().setHeader(set.size());
         set.forEach(client.reply()::bulk);
     }
 
@@ -133,7 +133,7 @@ final class SetCommands {
         Keyspace keyspace = client.keyspace();
         SetValue set = keyspace.set(argv[1]);
         if (set == null || count == 0) {
-            client.reply().arrayHeader(0);
+            client.reply().setHeader(0);
             return;
         }
         int size = set.size();
@@ -152,7 +152,7 @@ final class SetCommands {
         byte[][] record = new byte[2 + popped][];
         record[0] = SREM;
         record[1] = argv[1];
-        client.reply().arrayHeader(popped);
+        client.reply().setHeader(popped);
         if ((long) remaining * SPOP_MOVE_STRATEGY_MUL > popped) {
             for (int i = 0; i < popped; i++) {
                 byte[] member = set.randomMember();
@@ -440,7 +440,7 @@ final class SetCommands {
     }
 
     private static void replyMembers(Client client, List<byte[]> members) {
-        client.reply().arrayHeader(members.size());
+        client.reply().setHeader(members.size());
         members.forEach(client.reply()::bulk);
     }
 
@@ -458,7 +458,7 @@ final class SetCommands {
             return;
         }
         Arrays.sort(values);
-        client.reply().arrayHeader(values.length);
+        client.reply().setHeader(values.length);
         for (long value : values) {
             client.reply().bulk(Long.toString(value));
         }

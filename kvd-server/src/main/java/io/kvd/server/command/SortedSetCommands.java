@@ -146,7 +146,7 @@ final class SortedSetCommands {
         }
         if (incr) {
             if (counts[2] > 0) {
-                client.reply().bulk(Scores.format(last[0]));
+                client.reply().doubleValue(last[0]);
             } else {
                 client.reply().nullBulk();
             }
@@ -397,12 +397,19 @@ final class SortedSetCommands {
 
     private static void replyRange(Client client, ZSetValue zset, int start, int end, boolean reverse, boolean withScores) {
         Reply reply = client.reply();
-        reply.arrayHeader((end - start) * (withScores ? 2 : 1));
+        if (withScores) {
+            reply.pairsHeader(end - start);
+        } else {
+            reply.arrayHeader(end - start);
+        }
         for (int i = 0; i < end - start; i++) {
             int rank = reverse ? end - 1 - i : start + i;
+            if (withScores) {
+                reply.pairStart();
+            }
             reply.bulk(zset.memberAt(rank));
             if (withScores) {
-                reply.bulk(Scores.format(zset.scoreAt(rank)));
+                reply.doubleValue(zset.scoreAt(rank));
             }
         }
     }
@@ -530,12 +537,21 @@ final class SortedSetCommands {
         }
         int size = zset.size();
         int popped = (int) Math.min(count, size);
-        client.reply().arrayHeader(2 * popped);
+        // As Redis's genericZpopCommand: RESP3 nests the pairs when a count was given.
+        boolean counted = argv.length == 3;
+        if (counted) {
+            client.reply().pairsHeader(popped);
+        } else {
+            client.reply().arrayHeader(2 * popped);
+        }
         int start = max ? size - popped : 0;
         for (int i = 0; i < popped; i++) {
             int rank = max ? size - 1 - i : i;
+            if (counted) {
+                client.reply().pairStart();
+            }
             client.reply().bulk(zset.memberAt(rank));
-            client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+            client.reply().doubleValue(zset.scoreAt(rank));
         }
         zset.removeRange(start, start + popped);
         removed(client, argv[1], zset, max ? "zpopmax" : "zpopmin");
@@ -578,7 +594,11 @@ final class SortedSetCommands {
             // As SRANDMEMBER: stops once the reply passed the hard output-buffer limit, which closes the client.
             long draws = count < 0 ? -count : 1;
             long hardLimit = client.server().config().outputBufferLimit().hardBytes();
-            client.reply().arrayHeader(withScores ? 2 * draws : draws);
+            if (withScores) {
+                client.reply().pairsHeader(draws);
+            } else {
+                client.reply().arrayHeader(draws);
+            }
             for (long i = 0; i < draws && (hardLimit == 0 || client.reply().pendingBytes() < hardLimit); i++) {
                 replyMember(client, zset, zset.random(size), withScores);
             }
@@ -593,7 +613,11 @@ final class SortedSetCommands {
         } else {
             ranks = distinctRanks(zset, size, (int) count);
         }
-        client.reply().arrayHeader(withScores ? 2 * ranks.length : ranks.length);
+        if (withScores) {
+            client.reply().pairsHeader(ranks.length);
+        } else {
+            client.reply().arrayHeader(ranks.length);
+        }
         for (int rank : ranks) {
             replyMember(client, zset, rank, withScores);
         }
@@ -613,9 +637,12 @@ final class SortedSetCommands {
     }
 
     private static void replyMember(Client client, ZSetValue zset, int rank, boolean withScores) {
+        if (withScores) {
+            client.reply().pairStart();
+        }
         client.reply().bulk(zset.memberAt(rank));
         if (withScores) {
-            client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+            client.reply().doubleValue(zset.scoreAt(rank));
         }
     }
 
@@ -786,11 +813,18 @@ final class SortedSetCommands {
             client.reply().integer(sorted.size());
             return;
         }
-        client.reply().arrayHeader(withScores ? 2 * sorted.size() : sorted.size());
+        if (withScores) {
+            client.reply().pairsHeader(sorted.size());
+        } else {
+            client.reply().arrayHeader(sorted.size());
+        }
         for (Map.Entry<ByteBuffer, Double> entry : sorted) {
+            if (withScores) {
+                client.reply().pairStart();
+            }
             client.reply().bulk(entry.getKey().array());
             if (withScores) {
-                client.reply().bulk(Scores.format(entry.getValue()));
+                client.reply().doubleValue(entry.getValue());
             }
         }
     }
@@ -908,7 +942,7 @@ final class SortedSetCommands {
             int rank = max ? size - 1 - k : k;
             client.reply().arrayHeader(2);
             client.reply().bulk(zset.memberAt(rank));
-            client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+            client.reply().doubleValue(zset.scoreAt(rank));
         }
         int start = max ? size - popped : 0;
         zset.removeRange(start, start + popped);
@@ -922,7 +956,7 @@ final class SortedSetCommands {
         client.reply().arrayHeader(3);
         client.reply().bulk(key);
         client.reply().bulk(zset.memberAt(rank));
-        client.reply().bulk(Scores.format(zset.scoreAt(rank)));
+        client.reply().doubleValue(zset.scoreAt(rank));
         zset.removeRange(rank, rank + 1);
         removed(client, key, zset, max ? "zpopmax" : "zpopmin");
         client.logAs(max ? ZPOPMAX : ZPOPMIN, key);
@@ -932,7 +966,7 @@ final class SortedSetCommands {
         if (Double.isNaN(score)) {
             client.reply().nullBulk();
         } else {
-            client.reply().bulk(Scores.format(score));
+            client.reply().doubleValue(score);
         }
     }
 }

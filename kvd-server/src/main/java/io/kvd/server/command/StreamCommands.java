@@ -455,7 +455,7 @@ final class StreamCommands {
             if (stream == null || stream.lastId().compareTo(after[i]) <= 0) {
                 return false;
             }
-            waiter.reply().arrayHeader(1);
+            waiter.reply().namedHeader(1);
             replyStream(waiter, key, stream, after[i], servedCount);
             return true;
         });
@@ -475,7 +475,7 @@ final class StreamCommands {
         if (ready.isEmpty()) {
             return false;
         }
-        client.reply().arrayHeader(ready.size());
+        client.reply().namedHeader(ready.size());
         for (int r = 0; r < ready.size(); r++) {
             int i = ready.get(r);
             replyStream(client, keys[i], values.get(r), after[i], count == 0 ? Long.MAX_VALUE : count);
@@ -484,7 +484,7 @@ final class StreamCommands {
     }
 
     private static void replyStream(Client client, byte[] key, StreamValue stream, StreamId after, long count) {
-        client.reply().arrayHeader(2);
+        client.reply().namedStart();
         client.reply().bulk(key);
         StreamId start = after.next();
         if (start == null) {
@@ -518,7 +518,7 @@ final class StreamCommands {
             full = true;
         }
         Reply reply = client.reply();
-        reply.arrayHeader(full ? 18 : 20);
+        reply.mapHeader(full ? 9 : 10);
         reply.bulk("length");
         reply.integer(stream.length());
         reply.bulk("radix-tree-keys");

@@ -233,9 +233,9 @@ final class StreamGroupCommands {
         }
         Reply reply = client.reply();
         if (!served.isEmpty()) {
-            reply.arrayHeader(served.size());
+            reply.namedHeader(served.size());
             for (int s = 0; s < served.size(); s++) {
-                reply.arrayHeader(2);
+                reply.namedStart();
                 reply.bulk(servedKeys.get(s));
                 replyDelivered(reply, served.get(s));
             }
@@ -279,8 +279,8 @@ final class StreamGroupCommands {
         }
         waiter.neverLogItself();
         StreamGroup.Consumer consumer = consumer(waiter, stream, group, key, groupName, consumerName, noAck);
-        waiter.reply().arrayHeader(1);
-        waiter.reply().arrayHeader(2);
+        waiter.reply().namedHeader(1);
+        waiter.reply().namedStart();
         waiter.reply().bulk(key);
         replyDelivered(waiter.reply(), deliverNew(waiter, stream, group, consumer, key, groupName, count, noAck));
         return true;
@@ -648,7 +648,7 @@ final class StreamGroupCommands {
         Reply reply = client.reply();
         reply.arrayHeader(stream.groupCount());
         for (StreamGroup group : stream.groups()) {
-            reply.arrayHeader(12);
+            reply.mapHeader(6);
             reply.bulk("name");
             reply.bulk(group.name());
             reply.bulk("consumers");
@@ -688,7 +688,7 @@ final class StreamGroupCommands {
         Reply reply = client.reply();
         reply.arrayHeader(group.consumers().size());
         for (StreamGroup.Consumer consumer : group.consumers()) {
-            reply.arrayHeader(6);
+            reply.mapHeader(3);
             reply.bulk("name");
             reply.bulk(consumer.name());
             reply.bulk("pending");
@@ -702,7 +702,7 @@ final class StreamGroupCommands {
     static void replyFullGroups(Reply reply, StreamValue stream, long count) {
         reply.arrayHeader(stream.groupCount());
         for (StreamGroup group : stream.groups()) {
-            reply.arrayHeader(14);
+            reply.mapHeader(7);
             reply.bulk("name");
             reply.bulk(group.name());
             reply.bulk("last-delivered-id");
@@ -726,7 +726,7 @@ final class StreamGroupCommands {
             reply.bulk("consumers");
             reply.arrayHeader(group.consumers().size());
             for (StreamGroup.Consumer consumer : group.consumers()) {
-                reply.arrayHeader(8);
+                reply.mapHeader(4);
                 reply.bulk("name");
                 reply.bulk(consumer.name());
                 reply.bulk("seen-time");

@@ -1,6 +1,7 @@
 package io.kvd.server.protocol;
 
 import io.kvd.codec.RespWriter;
+import io.kvd.server.numeric.Printf;
 import io.kvd.server.stats.ErrorStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -45,6 +46,8 @@ public final class Reply {
     private CompositeByteBuf full;
     /** CLIENT REPLY OFF or SKIP: what commands write now is dropped. */
     private boolean muted;
+    /** HELLO 3 chose RESP3: maps, sets, doubles, booleans and one null go out as RESP3's own types. */
+    private boolean resp3;
 
     public Reply(ByteBufAllocator allocator, ErrorStats errors) {
         this.allocator = allocator;
@@ -136,12 +139,14 @@ public final class Reply {
         RespWriter.writeBulk(out(), text);
     }
 
+    /** Redis's addReplyNull: the null bulk in RESP2, RESP3's null. */
     public void nullBulk() {
         if (muted) {
             return;
         }
         Stage stage = stage(RespWriter.MAX_LINE_BYTES);
-        stage.length = RespWriter.writeNullBulk(stage.bytes, stage.length);
+        stage.length = resp3 ? RespWriter.writeNull(stage.bytes, stage.length)
+                : RespWriter.writeNullBulk(stage.bytes, stage.length);
     }
 
     public void arrayHeader(int count) {
@@ -180,11 +185,165 @@ public final class Reply {
         out().writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex(), frame.readableBytes());
     }
 
+    /**
+     * A message encoded once for every subscriber as a RESP2 array ({@link #frame}); to a RESP3
+     * client it goes as a push, the same bytes under the push's type byte.
+     */
+    public void pushFrame(ByteBuf frame) {
+        if (!resp3) {
+            frame(frame);
+        } else if (!muted) {
+            ByteBuf out = out();
+            out.writeByte('>');
+            out.writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex() + 1, frame.readableBytes() - 1);
+        }
+    }
+
+    /** Redis's addReplyNullArray: the null array in RESP2, RESP3's null. */
     public void nullArray() {
         if (muted) {
             return;
         }
-        RespWriter.writeNullArray(out());
+        if (resp3) {
+            RespWriter.writeNull(out());
+        } else {
+            RespWriter.writeNullArray(out());
+        }
+    }
+
+    /** Redis's addReplyMapLen: {@code entries} keys each followed by its value; a flat array in RESP2. */
+    public void mapHeader(int entries) {
+        if (resp3) {
+            aggregateHeader('%', entries);
+        } else {
+            arrayHeader(entries * 2);
+        }
+    }
+
+    /** Redis's addReplySetLen: an array in RESP2. */
+    public void setHeader(int count) {
+        if (resp3) {
+            aggregateHeader('~', count);
+        } else {
+            arrayHeader(count);
+        }
+    }
+
+    /**
+     * The header of member-value pairs (WITHSCORES, HRANDFIELD's WITHVALUES): one flat array in
+     * RESP2; in RESP3 an array of two-element arrays, each begun by {@link #pairStart} (Redis's
+     * zrangeResultFinalizeClient: not a map, whose order clients would not keep).
+     */
+    public void pairsHeader(long pairs) {
+        arrayHeader(resp3 ? pairs : 2 * pairs);
+    }
+
+    /** Begins one pair under {@link #pairsHeader}: nothing in RESP2. */
+    public void pairStart() {
+        if (resp3) {
+            arrayHeader(2);
+        }
+    }
+
+    /**
+     * Results by name that RESP2 gives as an array of [name, result] pairs and RESP3 as a map
+     * (XREAD's streams): the header, then {@link #namedStart} before each name.
+     */
+    public void namedHeader(int count) {
+        if (resp3) {
+            aggregateHeader('%', count);
+        } else {
+            arrayHeader(count);
+        }
+    }
+
+    /** Begins one name and its result under {@link #namedHeader}: nothing in RESP3. */
+    public void namedStart() {
+        if (!resp3) {
+            arrayHeader(2);
+        }
+    }
+
+    /** Redis's addReplyPushLen: an out-of-band message, an array in RESP2. */
+    public void pushHeader(int count) {
+        if (resp3) {
+            aggregateHeader('>', count);
+        } else {
+            arrayHeader(count);
+        }
+    }
+
+    /** Redis's addReplyAttributeLen; RESP2 has no attributes, and no RESP2 client is sent one. */
+    public void attributeHeader(int entries) {
+        aggregateHeader('|', entries);
+    }
+
+    private void aggregateHeader(char type, int count) {
+        if (muted) {
+            return;
+        }
+        RespWriter.writeAggregateHeader(out(), type, count);
+    }
+
+    /** Redis's addReplyDouble: "%.17g", "inf" or "-inf" as a bulk in RESP2, as RESP3's double. */
+    public void doubleValue(double value) {
+        if (!resp3) {
+            bulk(Printf.g17(value));
+        } else if (!muted) {
+            RespWriter.writeDouble(out(), Printf.g17(value));
+        }
+    }
+
+    /**
+     * RESP3's double of a number already formatted (Redis's addReplyHumanLongDouble formats long
+     * doubles its own way); the bulk of the same text in RESP2.
+     */
+    public void doubleText(String text) {
+        if (!resp3) {
+            bulk(text);
+        } else if (!muted) {
+            RespWriter.writeDouble(out(), text);
+        }
+    }
+
+    /** Redis's addReplyBool: 1 or 0 in RESP2. */
+    public void bool(boolean value) {
+        if (!resp3) {
+            integer(value ? 1 : 0);
+        } else if (!muted) {
+            RespWriter.writeBoolean(out(), value);
+        }
+    }
+
+    /** Redis's addReplyBigNum: a bulk of the digits in RESP2. */
+    public void bigNumber(String digits) {
+        if (!resp3) {
+            bulk(digits);
+        } else if (!muted) {
+            RespWriter.writeBigNumber(out(), digits);
+        }
+    }
+
+    /** Redis's addReplyVerbatim of plain text (INFO, CLIENT LIST, the doctors' reports): a bulk in RESP2. */
+    public void verbatim(String text) {
+        verbatim(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void verbatim(byte[] text) {
+        if (!resp3) {
+            bulk(text);
+        } else if (!muted) {
+            RespWriter.writeVerbatim(out(), "txt", text);
+        }
+    }
+
+    /** HELLO's protocol: 3 for RESP3, 2 (as every connection starts, and after RESET) for RESP2. */
+    public void protocol(int version) {
+        resp3 = version == 3;
+    }
+
+    public int protocol() {
+        return resp3 ? 3 : 2;
     }
 
     /** From now on drops ({@code true}) or keeps what is written. */

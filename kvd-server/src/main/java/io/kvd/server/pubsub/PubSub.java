@@ -120,7 +120,7 @@ public final class PubSub {
         RespWriter.writeBulk(frame, channel);
         RespWriter.writeBulk(frame, message);
         for (Subscriber client : clients) {
-            client.deliver(frame);
+            client.deliverPush(frame);
         }
         if (frame.capacity() > LARGEST_KEPT_FRAME) {
             frame = Unpooled.buffer(FRAME_BYTES);
@@ -204,7 +204,7 @@ public final class PubSub {
 
     private static void confirm(Subscriber client, byte[] kind, byte[] name, int count) {
         Reply reply = client.reply();
-        reply.arrayHeader(3);
+        reply.pushHeader(3);
         reply.bulk(kind);
         reply.bulk(name);
         reply.integer(count);

@@ -17,8 +17,11 @@ public interface Subscriber {
     /** Its last subscription ended. */
     void endSubscriptions();
 
-    /** Copies a message's frame into its output, for the iteration's flush. */
-    void deliver(ByteBuf frame);
+    /**
+     * Copies a message's frame, encoded as a RESP2 array, into its output for the iteration's
+     * flush: a RESP3 client gets it as a push.
+     */
+    void deliverPush(ByteBuf frame);
 
     /** Where confirmations are written. */
     Reply reply();

@@ -179,7 +179,7 @@ public final class FunctionCommands {
         Reply reply = client.reply();
         reply.arrayHeader(matching.size());
         for (Library library : matching) {
-            reply.arrayHeader(withCode ? 8 : 6);
+            reply.mapHeader(withCode ? 4 : 3);
             reply.bulk("library_name");
             reply.bulk(library.name());
             reply.bulk("engine");
@@ -187,7 +187,7 @@ public final class FunctionCommands {
             reply.bulk("functions");
             reply.arrayHeader(library.functions().size());
             for (RegisteredFunction function : library.functions()) {
-                reply.arrayHeader(6);
+                reply.mapHeader(3);
                 reply.bulk("name");
                 reply.bulk(function.name());
                 reply.bulk("description");
@@ -198,7 +198,7 @@ public final class FunctionCommands {
                 }
                 reply.bulk("flags");
                 List<String> flags = FunctionLibraries.flagNames(function.flags());
-                reply.arrayHeader(flags.size());
+                reply.setHeader(flags.size());
                 flags.forEach(reply::simpleString);
             }
             if (withCode) {
@@ -219,12 +219,12 @@ public final class FunctionCommands {
             throw new CommandError(busy.busyError());
         }
         Reply reply = client.reply();
-        reply.arrayHeader(4);
+        reply.mapHeader(2);
         reply.bulk("running_script");
         if (busy == null) {
             reply.nullBulk();
         } else {
-            reply.arrayHeader(6);
+            reply.mapHeader(3);
             reply.bulk("name");
             reply.bulk(busy.runningName());
             reply.bulk("command");
@@ -237,9 +237,9 @@ public final class FunctionCommands {
             reply.integer(busy.runningMillis());
         }
         reply.bulk("engines");
-        reply.arrayHeader(2);
+        reply.mapHeader(1);
         reply.bulk("LUA");
-        reply.arrayHeader(4);
+        reply.mapHeader(2);
         reply.bulk("libraries_count");
         reply.integer(libraries.libraries().size());
         reply.bulk("functions_count");

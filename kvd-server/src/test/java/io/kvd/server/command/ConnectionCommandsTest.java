@@ -79,8 +79,20 @@ class ConnectionCommandsTest {
     }
 
     @Test
-    void helloThreeIsRefusedSoRespThreeClientsFallBackToRespTwo() {
-        assertThat(kvd.call("HELLO", "3")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
+    void helloThreeSwitchesToRespThreeAndAnswersInIt() {
+        assertThat(kvd.call("HELLO", "3")).isEqualTo("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n"
+                + "$5\r\nproto\r\n:3\r\n$2\r\nid\r\n:1\r\n$4\r\nmode\r\n$10\r\nstandalone\r\n"
+                + "$4\r\nrole\r\n$6\r\nmaster\r\n$7\r\nmodules\r\n*0\r\n");
+        assertThat(kvd.call("GET", "missing")).isEqualTo("_\r\n");
+        assertThat(kvd.call("HELLO")).startsWith("%7\r\n").contains("proto\r\n:3\r\n");
+        assertThat(kvd.call("RESET")).isEqualTo("+RESET\r\n");
+        assertThat(kvd.call("GET", "missing")).isEqualTo("$-1\r\n");
+    }
+
+    @Test
+    void otherProtocolVersionsAreRefused() {
+        assertThat(kvd.call("HELLO", "1")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
+        assertThat(kvd.call("HELLO", "4")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.kvd.server.protocol;
 
 import io.kvd.server.stats.ErrorStats;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +108,43 @@ class ReplyTest {
         ByteBuf taken = reply.take();
         try {
             assertThat(taken.toString(StandardCharsets.US_ASCII)).isEqualTo(expected);
+        } finally {
+            taken.release();
+        }
+    }
+
+    @Test
+    void resp3TypesDegradeToRespTwoAsRedisWritesThem() {
+        assertThat(written(false)).isEqualTo("*4\r\n$1\r\na\r\n:1\r\n$1\r\nb\r\n:0\r\n*1\r\n$3\r\n1.5\r\n$-1\r\n*-1\r\n"
+                + "$3\r\ninf\r\n$4\r\ntext\r\n*2\r\n$1\r\nm\r\n$1\r\n2\r\n*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$1\r\nx\r\n");
+        assertThat(written(true)).isEqualTo("%2\r\n$1\r\na\r\n#t\r\n$1\r\nb\r\n#f\r\n~1\r\n,1.5\r\n_\r\n_\r\n"
+                + ",inf\r\n=8\r\ntxt:text\r\n*1\r\n*2\r\n$1\r\nm\r\n,2\r\n>3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$1\r\nx\r\n");
+    }
+
+    /** The same replies written in RESP3 or RESP2. */
+    private String written(boolean resp3) {
+        reply.protocol(resp3 ? 3 : 2);
+        reply.mapHeader(2);
+        reply.bulk("a");
+        reply.bool(true);
+        reply.bulk("b");
+        reply.bool(false);
+        reply.setHeader(1);
+        reply.doubleValue(1.5);
+        reply.nullBulk();
+        reply.nullArray();
+        reply.doubleValue(Double.POSITIVE_INFINITY);
+        reply.verbatim("text");
+        reply.pairsHeader(1);
+        reply.pairStart();
+        reply.bulk("m");
+        reply.doubleValue(2);
+        ByteBuf frame = Unpooled.copiedBuffer("*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$1\r\nx\r\n",
+                StandardCharsets.US_ASCII);
+        reply.pushFrame(frame);
+        ByteBuf taken = reply.take();
+        try {
+            return taken.toString(StandardCharsets.US_ASCII);
         } finally {
             taken.release();
         }
