@@ -330,10 +330,18 @@ public final class Reply {
     }
 
     public void verbatim(byte[] text) {
+        verbatim("txt", text);
+    }
+
+    /**
+     * A verbatim reply in a script's format: its first three characters (Redis copies three bytes
+     * whatever the format's length; a shorter one is padded with spaces here).
+     */
+    public void verbatim(String format, byte[] text) {
         if (!resp3) {
             bulk(text);
         } else if (!muted) {
-            RespWriter.writeVerbatim(out(), "txt", text);
+            RespWriter.writeVerbatim(out(), (format + "   ").substring(0, 3), text);
         }
     }
 

@@ -1230,6 +1230,39 @@ public final class LuaScripts {
             return 0;
         }
         lua.pop(1);
+        // Redis's luaReplyToRedisReply: {double=}, {big_number=}, {verbatim_string=}, {map=} and
+        // {set=}, each in the caller's protocol (RESP2 turns them into a bulk or an array).
+        lua.push("double");
+        lua.rawGet(index);
+        if (lua.type(-1) == Lua.LuaType.NUMBER) {
+            double number = lua.toNumber(-1);
+            lua.pop(1);
+            reply.doubleValue(number);
+            return 0;
+        }
+        lua.pop(1);
+        lua.push("big_number");
+        lua.rawGet(index);
+        if (lua.type(-1) == Lua.LuaType.STRING) {
+            String digits = string(lua, -1).replace('\r', ' ').replace('\n', ' ');
+            lua.pop(1);
+            reply.bigNumber(digits);
+            return 0;
+        }
+        lua.pop(1);
+        if (verbatim(lua, reply, index)) {
+            return 0;
+        }
+        int entries = flattenMapOrSet(lua, index, "map", true);
+        if (entries >= 0) {
+            reply.mapHeader(entries);
+            return 2 * entries;
+        }
+        int members = flattenMapOrSet(lua, index, "set", false);
+        if (members >= 0) {
+            reply.setHeader(members);
+            return members;
+        }
         int count = 0;
         while (true) {
             lua.rawGetI(index, count + 1);
@@ -1242,6 +1275,63 @@ public final class LuaScripts {
         }
         reply.arrayHeader(count);
         return count;
+    }
+
+    /** {verbatim_string={format=..., string=...}}: Redis's verbatim reply, a bulk of the string in RESP2. */
+    private boolean verbatim(Lua lua, Reply reply, int index) {
+        lua.push("verbatim_string");
+        lua.rawGet(index);
+        boolean written = false;
+        if (lua.type(-1) == Lua.LuaType.TABLE) {
+            int table = lua.getTop();
+            lua.push("format");
+            lua.rawGet(table);
+            lua.push("string");
+            lua.rawGet(table);
+            if (lua.type(-2) == Lua.LuaType.STRING && lua.type(-1) == Lua.LuaType.STRING) {
+                reply.verbatim(string(lua, -2), bytes(lua, -1));
+                written = true;
+            }
+            lua.pop(2);
+        }
+        lua.pop(1);
+        return written;
+    }
+
+    /**
+     * A {map=t} or {set=t} reply: replaces the table at {@code index} with an array of t's keys and
+     * values (a map) or keys (a set), in lua_next's order as Redis walks them, for the reply
+     * walker to write as it writes an array; returns the entries, or -1 if {@code field} is not a table.
+     */
+    private static int flattenMapOrSet(Lua lua, int index, String field, boolean withValues) {
+        lua.push(field);
+        lua.rawGet(index);
+        if (lua.type(-1) != Lua.LuaType.TABLE) {
+            lua.pop(1);
+            return -1;
+        }
+        lua.checkStack(4);
+        int source = lua.getTop();
+        lua.newTable();
+        int flat = lua.getTop();
+        int entries = 0;
+        int next = 1;
+        lua.pushNil();
+        while (lua.next(source) != 0) {
+            if (withValues) {
+                lua.pushValue(-2);
+                lua.rawSetI(flat, next++);
+                lua.rawSetI(flat, next++);
+            } else {
+                lua.pop(1);
+                lua.pushValue(-1);
+                lua.rawSetI(flat, next++);
+            }
+            entries++;
+        }
+        lua.replace(index);
+        lua.pop(1);
+        return entries;
     }
 
     /** C's (long long) of a double as x86-64 does it: out of range and NaN give the smallest long. */
