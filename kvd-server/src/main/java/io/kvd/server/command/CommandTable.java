@@ -3,6 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.command.Command.Flag;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.evict.Eviction;
 import io.kvd.server.keyspec.KeyProcedures;
 import io.kvd.server.keyspec.KeyReference;
 import io.kvd.server.latency.LatencyMonitor;
@@ -403,6 +404,21 @@ public final class CommandTable {
                 return null;
             }
         }
+        // As Redis's processCommand: with maxmemory, evict first; refuse what may grow memory if
+        // nothing more could go. Never the AOF's replay, nor while a busy script lets clients in.
+        Eviction eviction = client.server().eviction();
+        if (eviction.maxmemory() != 0 && !client.isReplayingAof() && client.server().busyScript() == null) {
+            boolean outOfMemory = eviction.perform() == Eviction.Result.FAIL;
+            if (outOfMemory && deniedOnOom(client, command, argv, transaction)) {
+                refuse(client, command, argv, Eviction.OOM);
+                return null;
+            }
+            // Kept for a script's first write, as Redis's server.script_oom: not checked again
+            // halfway, when the script's own stack may have filled memory.
+            if (runsScript(client, command)) {
+                eviction.scriptStarting(outOfMemory);
+            }
+        }
         CommandLog log = client.server().commandLog();
         // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
         // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
@@ -633,6 +649,35 @@ public final class CommandTable {
             client.transaction().refuseExec();
         }
         client.reply().error(error);
+    }
+
+    /**
+     * Redis's reject_cmd_on_oom: a denyoom command (a script's by its shebang's or function's
+     * flags), EXEC of a transaction holding one, and inside MULTI anything but what ends it, since
+     * queuing itself takes memory.
+     */
+    private static boolean deniedOnOom(Client client, Command command, byte[][] argv, Transaction transaction) {
+        if (command.handler() == EXEC) {
+            return transaction != null && transaction.queued().stream()
+                    .anyMatch(q -> deniedOnOom(client, q.command(), q.argv()));
+        }
+        if (transaction != null) {
+            return switch (command.name()) {
+                case "discard", "quit", "reset" -> false;
+                default -> true;
+            };
+        }
+        return deniedOnOom(client, command, argv);
+    }
+
+    private static boolean deniedOnOom(Client client, Command command, byte[][] argv) {
+        ServerState server = client.server();
+        return switch (command.name()) {
+            case "eval" -> server.scripts().deniedOnOom(LuaScripts.sha1hex(argv[1]), argv[1]);
+            case "evalsha" -> server.scripts().deniedOnOom(Args.utf8(argv[1]).toLowerCase(Locale.ROOT), null);
+            case "fcall" -> server.functions().deniedOnOom(Args.utf8(argv[1]));
+            default -> asLookedUp(command, argv).has(DENYOOM);
+        };
     }
 
     /** ALLOW_BUSY commands and subcommands (Redis's lookup refused unknown ones before). */

@@ -121,7 +121,7 @@ final class MemoryCommand {
             Client.Connection connection = client.connection();
             clientBuffers += client.reply().pendingBytes() + (connection == null ? 0 : connection.queryBufferBytes());
         }
-        return server.memory().overhead(server.databases(), clientBuffers,
+        return server.memory().overhead(clientBuffers,
                 server.commandLog().records().readableBytes(), server.scriptMemoryBytes(),
                 server.functions().memoryBytes());
     }

@@ -2,6 +2,7 @@ package io.kvd.server.command;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.evict.Eviction;
 import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
@@ -49,7 +50,8 @@ public final class ServerState {
     private final String runId = randomHex40();
     /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
     private long changingWrites;
-    private final ServerMemory memory = new ServerMemory();
+    private final ServerMemory memory;
+    private final Eviction eviction;
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = randomHex40();
     private final Runnable shutdown;
@@ -104,6 +106,7 @@ public final class ServerState {
      */
     public ServerState(Databases databases, Config config, Runnable shutdown) {
         this.databases = databases;
+        this.memory = new ServerMemory(databases);
         databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
@@ -121,6 +124,11 @@ public final class ServerState {
             commandLog.expired(db, key);
             keyspaceEvents.notify(KeyspaceEventTypes.EXPIRED, "expired", key, db);
         });
+        // As Redis's performEvictions: an evicted key is logged as DEL and announced.
+        this.eviction = new Eviction(databases, config, latencyMonitor, this::clientsPaused, (db, key) -> {
+            commandLog.expired(db, key);
+            keyspaceEvents.notify(KeyspaceEventTypes.EVICTED, "evicted", key, db);
+        });
         this.keyWatchers = new KeyWatchers(databases);
         keyWatchers.blocked().logTo(commandLog);
         this.config = config;
@@ -134,6 +142,11 @@ public final class ServerState {
     /** Database {@code index}. */
     public Keyspace keyspace(int index) {
         return databases.get(index);
+    }
+
+    /** maxmemory's eviction: run before denyoom commands, read by INFO. */
+    public Eviction eviction() {
+        return eviction;
     }
 
     public ActiveExpiryCycle expiryCycle() {
@@ -174,6 +187,7 @@ public final class ServerState {
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
         pause.useTimer(timer);
+        eviction.useExecutor(timer);
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

@@ -87,6 +87,12 @@ public final class Config {
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
     public static final String LATENCY_MONITOR_THRESHOLD = "latency-monitor-threshold";
+    public static final String MAXMEMORY = "maxmemory";
+    public static final String MAXMEMORY_POLICY = "maxmemory-policy";
+    public static final String MAXMEMORY_SAMPLES = "maxmemory-samples";
+    public static final String MAXMEMORY_EVICTION_TENACITY = "maxmemory-eviction-tenacity";
+    public static final String LFU_LOG_FACTOR = "lfu-log-factor";
+    public static final String LFU_DECAY_TIME = "lfu-decay-time";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -175,6 +181,14 @@ public final class Config {
         // INFO latencystats: each command's latency histogram, and the percentiles reported.
         define(new Directive(LATENCY_TRACKING, "yes", true, Directive::yesNo));
         define(new Directive(LATENCY_TRACKING_INFO_PERCENTILES, "50 99 99.9", true, Directive::percentiles));
+        // Eviction (evict.Eviction): the bound on the store's used memory (0: none) and Redis's policy knobs.
+        define(new Directive(MAXMEMORY, "0", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
+        define(new Directive(MAXMEMORY_POLICY, "noeviction", true, Directive.oneOf("volatile-lru", "volatile-lfu",
+                "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction")));
+        define(new Directive(MAXMEMORY_SAMPLES, "5", true, Directive.integer(1, Integer.MAX_VALUE)));
+        define(new Directive(MAXMEMORY_EVICTION_TENACITY, "10", true, Directive.integer(0, 100)));
+        define(new Directive(LFU_LOG_FACTOR, "10", true, Directive.integer(0, Integer.MAX_VALUE)));
+        define(new Directive(LFU_DECAY_TIME, "1", true, Directive.integer(0, Integer.MAX_VALUE)));
         AcceptedDirectives.defineAll(d -> {
             define(d);
             INERT.add(d.name());

@@ -688,6 +688,15 @@ public final class Keyspace {
         return table.find(key, PackedEntry.hash(key)) != 0;
     }
 
+    /**
+     * True if {@code key} is in the table, live or past its deadline, and has a deadline if
+     * {@code withDeadline} (Redis's dictFind in the dict or in the expires); removes nothing.
+     */
+    public boolean holds(byte[] key, boolean withDeadline) {
+        int id = table.find(key, PackedEntry.hash(key));
+        return id != 0 && (!withDeadline || slab.deadlineSlot(id) != 0);
+    }
+
     /** True if {@code key} is in the table past its deadline (Redis's keyIsExpired); removes nothing. */
     public boolean isExpired(byte[] key) {
         int id = table.find(key, PackedEntry.hash(key));
