@@ -20,7 +20,9 @@ public final class KeyAccess {
     private boolean lfu;
     private int lfuLogFactor = 10;
     private int lfuDecayTime = 1;
-    private long nowMs;
+    /** The clock and the minutes at the server's cached time, worked out once per batch rather than per lookup. */
+    private int lruClock;
+    private int minutes;
     /** A cheap generator for the LFU increment's coin (Redis's rand()); no need for a strong one. */
     private long seed = 0x9E3779B97F4A7C15L;
 
@@ -40,30 +42,26 @@ public final class KeyAccess {
     }
 
     void setTime(long nowMs) {
-        this.nowMs = nowMs;
+        lruClock = (int) (nowMs / LRU_CLOCK_RESOLUTION) & LRU_CLOCK_MAX;
+        minutes = (int) (nowMs / 60_000) & 0xFFFF;
     }
 
     /** Redis's LRU_CLOCK() at the server's cached time. */
     public int lruClock() {
-        return (int) (nowMs / LRU_CLOCK_RESOLUTION) & LRU_CLOCK_MAX;
-    }
-
-    /** Redis's LFUGetTimeInMinutes. */
-    private int minutes() {
-        return (int) (nowMs / 60_000) & 0xFFFF;
+        return lruClock;
     }
 
     /** A new key's stamp (Redis's createObject). */
     int fresh() {
-        return lfu ? minutes() << 8 | LFU_INIT_VAL : lruClock();
+        return lfu ? minutes << 8 | LFU_INIT_VAL : lruClock;
     }
 
     /** The stamp of a key just accessed (Redis's lookupKey: updateLFU, or the LRU clock). */
     int touched(int stamp) {
         if (!lfu) {
-            return lruClock();
+            return lruClock;
         }
-        return minutes() << 8 | logIncrement(decremented(stamp));
+        return minutes << 8 | logIncrement(decremented(stamp));
     }
 
     /** Redis's LFULogIncr: the counter grows with probability 1 / ((counter - 5) * lfu-log-factor + 1). */
@@ -84,7 +82,7 @@ public final class KeyAccess {
     public int decremented(int stamp) {
         int lastMinutes = stamp >>> 8;
         int counter = stamp & 0xFF;
-        int now = minutes();
+        int now = minutes;
         int elapsed = now >= lastMinutes ? now - lastMinutes : 0xFFFF - lastMinutes + now;
         int periods = lfuDecayTime == 0 ? 0 : elapsed / lfuDecayTime;
         return periods > counter ? 0 : counter - periods;
@@ -92,7 +90,7 @@ public final class KeyAccess {
 
     /** Redis's estimateObjectIdleTime in ms, the clock having wrapped at most once. */
     public long idleMs(int stamp) {
-        int clock = lruClock();
+        int clock = lruClock;
         long ticks = clock >= stamp ? clock - stamp : clock + (LRU_CLOCK_MAX - stamp);
         return ticks * LRU_CLOCK_RESOLUTION;
     }

@@ -865,7 +865,9 @@ public final class Keyspace {
             id = 0;
         }
         if (touch && id != 0) {
-            slab.setAccess(id, databases.access.touched(slab.access(id)));
+            // Under LRU the old stamp is not read: the hot path writes one int in the line the lookup read.
+            KeyAccess access = databases.access;
+            slab.setAccess(id, access.isLfu() ? access.touched(slab.access(id)) : access.lruClock());
         }
         if (databases.countingReads) {
             if (id == 0) {
