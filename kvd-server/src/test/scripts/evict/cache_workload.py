@@ -10,7 +10,7 @@ first pass that fills maxmemory).
 kvd runs as shipped (java @config/jvm.options) with -Xmx maxmemory + 128 MB, the heap
 docs/configuration.md asks for with maxmemory.
 
-usage: cache_workload.py [--runs 3] [--accesses 1000000] [--keys 2000000]   (from the repository root)
+usage: [KVD_JAR=...] [MAXMEMORY_MB=64] cache_workload.py [--runs 3] [--accesses 1000000] [--keys 2000000]   (from the repository root)
 """
 import argparse
 import os
@@ -23,7 +23,8 @@ import time
 
 import numpy as np
 
-MAXMEMORY_MB = 64
+MAXMEMORY_MB = int(os.environ.get("MAXMEMORY_MB", "64"))
+JAR = os.environ.get("KVD_JAR", "kvd-server/target/kvd.jar")
 VALUE = b"v" * 200
 BATCH = 64
 
@@ -99,7 +100,7 @@ def start(server, policy, workdir):
         cmd = ["redis-server", "--save", "", "--dir", workdir] + common
     else:
         cmd = ["java", "@config/jvm.options", "-Xmx%dm" % (MAXMEMORY_MB + 128), "-jar",
-               "kvd-server/target/kvd.jar", "--dir", workdir] + common
+               JAR, "--dir", workdir] + common
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     while True:
@@ -145,7 +146,9 @@ def run_once(server, policy, sequence):
                 if (start_at // BATCH) % 64 == 0:
                     largest = max(largest, rss_bytes(proc.pid))
             largest = max(largest, rss_bytes(proc.pid))
-            return hits / len(keys), largest
+            info = c.call(b"INFO", b"everything").decode().split("\r\n")
+            evicted = int([l for l in info if l.startswith("evicted_keys:")][0].split(":")[1])
+            return hits / len(keys), largest, evicted
         finally:
             proc.kill()
             proc.wait()
@@ -174,18 +177,18 @@ def main():
     parser.add_argument("--accesses", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=2_000_000)
     args = parser.parse_args()
-    if not os.path.exists("kvd-server/target/kvd.jar"):
-        sys.exit("run from the repository root after building kvd-server")
+    if not os.path.exists(JAR) or not os.path.exists("config/jvm.options"):
+        sys.exit("run from the repository root after building kvd-server (or set KVD_JAR)")
     sequence = zipf_keys(args.keys, args.accesses, 20261205)
     for policy in ("allkeys-lru", "allkeys-lfu"):
         results = {"kvd": [], "redis": []}
         for run in range(args.runs):
             # Alternating, so neither server always runs on a warmer machine.
             for server in (("kvd", "redis") if run % 2 == 0 else ("redis", "kvd")):
-                ratio, rss = run_once(server, policy, sequence)
+                ratio, rss, evicted = run_once(server, policy, sequence)
                 results[server].append((ratio, rss))
-                print("%-12s %-5s run %d: hit ratio %.4f, largest RSS %.1f MB" % (policy, server, run + 1, ratio,
-                                                                                rss / 2 ** 20), flush=True)
+                print("%-12s %-5s run %d: hit ratio %.4f, largest RSS %.1f MB, %d keys evicted"
+                      % (policy, server, run + 1, ratio, rss / 2 ** 20, evicted), flush=True)
         for server in ("kvd", "redis"):
             ratios = [r for r, _ in results[server]]
             rss = [m for _, m in results[server]]

@@ -13,9 +13,10 @@ import java.util.function.Function;
  * Redis 7.0.15's directives (config.c's table) that kvd reads, checks as Redis does and shows in
  * CONFIG GET, but that change nothing in kvd: so that an operator's redis.conf starts kvd.
  * Some have no meaning for a JVM (jemalloc-bg-thread, oom-score-adj, disable-thp, io-threads);
- * the others belong to features kvd does not have yet (snapshots, replication, eviction, ACL
- * files, slow log, latency monitor), and a directive moves to {@link Config}'s own table when its
- * feature lands. docs/configuration.md lists each with the reason.
+ * the others belong to features kvd does not have yet (snapshots, replication, client eviction,
+ * ACL files), and a directive moves to {@link Config}'s own table when its feature lands, or stays
+ * here for Redis's order and leaves the inert set (maxmemory and eviction's, see {@link Config}).
+ * docs/configuration.md lists each with the reason.
  */
 final class AcceptedDirectives {
     private static final long INT_MAX = Integer.MAX_VALUE;
@@ -97,6 +98,8 @@ final class AcceptedDirectives {
         t.oneOf("syslog-facility", false, "local0", "user", "local0", "local1", "local2", "local3", "local4", "local5",
                 "local6", "local7");
         t.oneOf("repl-diskless-load", true, "disabled", "disabled", "on-empty-db", "swapdb");
+        t.oneOf("maxmemory-policy", true, "noeviction", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+                "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction");
         t.oneOf("oom-score-adj", true, "no", "no", "yes", "relative", "absolute");
         t.oneOf("acl-pubsub-default", true, "resetchannels", "allchannels", "resetchannels");
         t.oneOf("sanitize-dump-payload", true, "no", "no", "yes", "clients");
@@ -115,8 +118,12 @@ final class AcceptedDirectives {
         t.integer("active-defrag-cycle-max", true, 1, 99, "25");
         t.integer("active-defrag-threshold-lower", true, 0, 1000, "10");
         t.integer("active-defrag-threshold-upper", true, 0, 1000, "100");
+        t.integer("lfu-log-factor", true, 0, INT_MAX, "10");
+        t.integer("lfu-decay-time", true, 0, INT_MAX, "1");
         t.integer("replica-priority", true, 0, INT_MAX, "100").alias("slave-priority");
         t.integer("repl-diskless-sync-delay", true, 0, INT_MAX, "5");
+        t.integer("maxmemory-samples", true, 1, INT_MAX, "5");
+        t.integer("maxmemory-eviction-tenacity", true, 0, 100, "10");
         t.integer("replica-announce-port", true, 0, 65535, "0").alias("slave-announce-port");
         t.integer("tcp-backlog", false, 0, INT_MAX, "511");
         t.integer("cluster-port", false, 0, 65535, "0");
@@ -140,6 +147,7 @@ final class AcceptedDirectives {
         t.integer("tls-session-cache-timeout", true, 0, INT_MAX, "300");
         // Sizes (Redis's memtoll units)
         t.memory("repl-backlog-size", true, 1, LONG_MAX, "1048576");
+        t.memory("maxmemory", true, 0, LONG_MAX, "0");
         t.memory("cluster-link-sendbuf-limit", true, 0, LONG_MAX, "0");
         t.memory("active-defrag-ignore-bytes", true, 1, LONG_MAX, "104857600");
         t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent, Directive.Form.MEMORY);

@@ -181,18 +181,14 @@ public final class Config {
         // INFO latencystats: each command's latency histogram, and the percentiles reported.
         define(new Directive(LATENCY_TRACKING, "yes", true, Directive::yesNo));
         define(new Directive(LATENCY_TRACKING_INFO_PERCENTILES, "50 99 99.9", true, Directive::percentiles));
-        // Eviction (evict.Eviction): the bound on the store's used memory (0: none) and Redis's policy knobs.
-        define(new Directive(MAXMEMORY, "0", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
-        define(new Directive(MAXMEMORY_POLICY, "noeviction", true, Directive.oneOf("volatile-lru", "volatile-lfu",
-                "volatile-random", "volatile-ttl", "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction")));
-        define(new Directive(MAXMEMORY_SAMPLES, "5", true, Directive.integer(1, Integer.MAX_VALUE)));
-        define(new Directive(MAXMEMORY_EVICTION_TENACITY, "10", true, Directive.integer(0, 100)));
-        define(new Directive(LFU_LOG_FACTOR, "10", true, Directive.integer(0, Integer.MAX_VALUE)));
-        define(new Directive(LFU_DECAY_TIME, "1", true, Directive.integer(0, Integer.MAX_VALUE)));
         AcceptedDirectives.defineAll(d -> {
             define(d);
             INERT.add(d.name());
         }, ALIASES::put);
+        // Eviction's directives (evict.Eviction acts on them) stay in Redis's table there, whose
+        // order CONFIG REWRITE appends in.
+        INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
+                LFU_LOG_FACTOR, LFU_DECAY_TIME));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
