@@ -176,6 +176,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--accesses", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=2_000_000)
+    parser.add_argument("--no-set-throughput", action="store_true", help="skip the SET throughput part")
     args = parser.parse_args()
     if not os.path.exists(JAR) or not os.path.exists("config/jvm.options"):
         sys.exit("run from the repository root after building kvd-server (or set KVD_JAR)")
@@ -194,7 +195,7 @@ def main():
             rss = [m for _, m in results[server]]
             print("%-12s %-5s median: hit ratio %.4f, largest RSS %.1f MB" % (policy, server, statistics.median(ratios),
                                                                             statistics.median(rss) / 2 ** 20), flush=True)
-    for run in range(args.runs):
+    for run in range(0 if args.no_set_throughput else args.runs):
         for server in ("kvd", "redis"):
             ops, evicted, rss = set_throughput(server)
             print("SET P16 while evicting, %-5s run %d: %.0f ops/s, %s, RSS after %.1f MB" % (server, run + 1, ops,
