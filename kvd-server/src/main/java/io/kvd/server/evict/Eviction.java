@@ -50,9 +50,34 @@ public final class Eviction {
     /** nanoTime since used memory has been over maxmemory without being brought back, 0 when not; and the total of past spells. */
     private long exceededSince;
     private long exceededNanos;
-    /** Candidates found by the current {@link #populate}; a field, so that sampling allocates nothing per key. */
-    private final Keyspace.EvictionSampler toPool = this::offer;
+    /** What sampling a database feeds the pool with; one object, so that sampling allocates nothing per key but the keys kept. */
+    private final Keyspace.EvictionSampler toPool = new Keyspace.EvictionSampler() {
+        @Override
+        public boolean wants(int accessStamp, long deadline) {
+            sampledIdle = idle(accessStamp, deadline);
+            return pool.accepts(sampledIdle);
+        }
+
+        @Override
+        public void sampled(byte[] key) {
+            pool.offer(sampledIdle, key, populatingDb);
+        }
+    };
+    /** The database being sampled into the pool, and the rank of the key the sampler looks at. */
     private int populatingDb;
+    private long sampledIdle;
+    /** What a random policy's sampling keeps: the one key drawn. */
+    private final Keyspace.EvictionSampler toChosen = new Keyspace.EvictionSampler() {
+        @Override
+        public boolean wants(int accessStamp, long deadline) {
+            return true;
+        }
+
+        @Override
+        public void sampled(byte[] key) {
+            chosenKey = key;
+        }
+    };
     /** The key {@link #chooseKey} chose. */
     private byte[] chosenKey;
     private boolean outOfMemoryAtScriptStart;
@@ -248,8 +273,11 @@ public final class Eviction {
             int db = nextDb = (nextDb + 1) % count;
             Keyspace keyspace = databases.get(db);
             if (candidates(keyspace) != 0) {
+                // A sample of consecutive buckets may meet only empty ones: draw again.
                 chosenKey = null;
-                keyspace.sampleForEviction(1, !policy.allKeys, (key, stamp, deadline) -> chosenKey = key);
+                while (chosenKey == null) {
+                    keyspace.sampleForEviction(1, !policy.allKeys, toChosen);
+                }
                 return db;
             }
         }
@@ -289,14 +317,13 @@ public final class Eviction {
     }
 
     /** Redis's evictionPoolPopulate's ranking: the idler (or sooner to expire), the better to evict. */
-    private void offer(byte[] key, int stamp, long deadline) {
+    private long idle(int stamp, long deadline) {
         KeyAccess access = databases.access();
-        long idle = switch (policy.choice) {
+        return switch (policy.choice) {
             case LRU -> access.idleMs(stamp);
             case LFU -> 255 - access.decremented(stamp);
             case TTL -> Long.MAX_VALUE - deadline;
             default -> throw new IllegalStateException("no pool for " + policy);
         };
-        pool.offer(idle, key, populatingDb);
     }
 }

@@ -14,6 +14,11 @@ final class EvictionPool {
     private final byte[][] keys = new byte[SIZE][];
     private final int[] dbs = new int[SIZE];
 
+    /** Whether {@link #offer} would keep a key this idle: the pool has room, or it is idler than the least idle. */
+    boolean accepts(long keyIdle) {
+        return keys[SIZE - 1] == null || idle[0] < keyIdle;
+    }
+
     /** Offers a sampled key; kept if the pool has room or it is idler than the least idle one. */
     void offer(long keyIdle, byte[] key, int db) {
         int k = 0;

@@ -54,6 +54,8 @@ public final class Keyspace {
     private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
     private final int[] prefetchHeads = new int[PREFETCH_KEYS];
+    /** The ids one {@link #sampleForEviction} drew. */
+    private int[] sampledIds = new int[0];
     /** What {@link #prefetch} read, kept only so that the JIT keeps the reads. */
     private int prefetched;
 
@@ -439,28 +441,41 @@ public final class Keyspace {
         return id == 0 ? -1 : slab.access(id);
     }
 
-    /** Receives the keys eviction samples: each key's bytes, access stamp and deadline. */
+    /**
+     * Receives the keys eviction samples: first each key's access stamp and deadline, then its
+     * bytes only if it {@link #wants} them, so a sample the pool would not take costs no read of
+     * the entry's page.
+     */
     public interface EvictionSampler {
-        void sampled(byte[] key, int accessStamp, long deadline);
+        boolean wants(int accessStamp, long deadline);
+
+        void sampled(byte[] key);
     }
 
     /**
      * Hands {@code sampler} {@code count} keys drawn at random (fewer if the keyspace has fewer),
-     * only among the keys with a TTL when {@code volatileOnly}: Redis's dictGetSomeKeys over the
-     * dict or the expires of evictionPoolPopulate. Draws are independent, so a key may come twice
+     * only among the keys with a TTL when {@code volatileOnly}: Redis's evictionPoolPopulate,
+     * whose dictGetSomeKeys takes the keys of consecutive buckets (so does this over all keys;
+     * keys with a TTL are drawn one by one from the dense deadline index). A key may come twice
      * (the pool may then hold it twice, as Redis's; the second is found gone).
      */
     public void sampleForEviction(int count, boolean volatileOnly, EvictionSampler sampler) {
         int drawn = Math.min(count, volatileOnly ? deadlines.count() : table.size());
-        for (int i = 0; i < drawn; i++) {
-            int id;
-            if (volatileOnly) {
-                int slot = deadlines.randomSlot(random);
-                id = deadlines.id(slot);
-            } else {
-                id = table.randomId(random);
+        if (sampledIds.length < drawn) {
+            sampledIds = new int[drawn];
+        }
+        if (volatileOnly) {
+            for (int i = 0; i < drawn; i++) {
+                sampledIds[i] = deadlines.id(deadlines.randomSlot(random));
             }
-            sampler.sampled(slab.key(id), slab.access(id), deadlineOf(id));
+        } else {
+            drawn = table.someIds(sampledIds, drawn, random);
+        }
+        for (int i = 0; i < drawn; i++) {
+            int id = sampledIds[i];
+            if (sampler.wants(slab.access(id), deadlineOf(id))) {
+                sampler.sampled(slab.key(id));
+            }
         }
     }
 
