@@ -144,6 +144,7 @@ public final class ConfigCommand {
         server.outputBytesPerSecond().reset();
         server.databases().resetStats();
         server.expiryCycle().resetStats();
+        server.eviction().resetStats();
         server.commandStats().reset();
         server.errorStats().reset();
         client.reply().ok();

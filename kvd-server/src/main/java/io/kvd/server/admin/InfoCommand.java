@@ -5,6 +5,7 @@ import io.kvd.server.client.Client;
 import io.kvd.server.client.ClientBufferPeaks;
 import io.kvd.server.client.ScriptEngines;
 import io.kvd.server.client.ServerState;
+import io.kvd.server.config.Config;
 import io.kvd.server.config.Directive;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.propagate.CommandLog;
@@ -156,9 +157,10 @@ public final class InfoCommand {
         s.field("total_system_memory", total)
                 .field("total_system_memory_human", bytesToHuman(total));
         scripting(server, s);
-        s.field("maxmemory", 0)
-                .field("maxmemory_human", "0B")
-                .field("maxmemory_policy", "noeviction")
+        long maxmemory = server.eviction().maxmemory();
+        s.field("maxmemory", maxmemory)
+                .field("maxmemory_human", bytesToHuman(maxmemory))
+                .field("maxmemory_policy", server.config().get(Config.MAXMEMORY_POLICY))
                 .field("allocator_frag_ratio", twoDecimals(o.allocatorFragmentation()))
                 .field("allocator_frag_bytes", o.allocatorFragmentationBytes())
                 .field("allocator_rss_ratio", twoDecimals(o.allocatorRss()))
@@ -167,7 +169,8 @@ public final class InfoCommand {
                 .field("rss_overhead_bytes", o.rssOverheadBytes())
                 .field("mem_fragmentation_ratio", twoDecimals(o.fragmentation()))
                 .field("mem_fragmentation_bytes", o.fragmentationBytes())
-                .field("mem_not_counted_for_evict", 0)
+                // Everything but the store: maxmemory bounds the store alone (docs/configuration.md).
+                .field("mem_not_counted_for_evict", o.clientsNormal() + o.aofBuffer())
                 .field("mem_replication_backlog", 0)
                 .field("mem_total_replication_buffers", 0)
                 .field("mem_clients_slaves", 0)
@@ -249,7 +252,11 @@ public final class InfoCommand {
                 .field("expired_stale_perc", String.format(Locale.ROOT, "%.2f", server.expiryCycle().stalePercent()))
                 .field("expired_time_cap_reached_count", server.expiryCycle().timeCapReachedCount())
                 .field("expire_cycle_cpu_milliseconds", server.expiryCycle().cycleMillis())
-                .field("evicted_keys", 0)
+                .field("evicted_keys", server.eviction().evictedKeys())
+                // kvd evicts no clients (maxmemory-clients is read, not acted on).
+                .field("evicted_clients", 0)
+                .field("total_eviction_exceeded_time", server.eviction().exceededMs())
+                .field("current_eviction_exceeded_time", server.eviction().currentExceededMs())
                 .field("keyspace_hits", server.databases().keyspaceHits())
                 .field("keyspace_misses", server.databases().keyspaceMisses())
                 .field("pubsub_channels", server.pubSub().channelCount())

@@ -128,7 +128,7 @@ public final class MemoryCommand {
             Client.Connection connection = client.connection();
             clientBuffers += client.reply().pendingBytes() + (connection == null ? 0 : connection.queryBufferBytes());
         }
-        return server.memory().overhead(server.databases(), clientBuffers,
+        return server.memory().overhead(clientBuffers,
                 server.commandLog().records().readableBytes(), server.scripting().evalMemoryBytes(),
                 server.scripting().functionsMemoryBytes());
     }

@@ -3,6 +3,7 @@ package io.kvd.server.client;
 import io.kvd.server.client.Command.Flag;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.evict.Eviction;
 import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.propagate.CommandLog;
@@ -90,6 +91,21 @@ public final class Dispatcher {
                 client.reply().error(redirection);
                 client.server().commandStats().rejected(command.lookedUp(argv).name());
                 return null;
+            }
+        }
+        // As Redis's processCommand: with maxmemory, evict first; refuse what may grow memory if
+        // nothing more could go. Never the AOF's replay, nor while a busy script lets clients in.
+        Eviction eviction = client.server().eviction();
+        if (eviction.maxmemory() != 0 && !client.isReplayingAof() && client.server().scripting().busyError() == null) {
+            boolean outOfMemory = eviction.perform() == Eviction.Result.FAIL;
+            if (outOfMemory && deniedOnOom(client, command, argv, transaction)) {
+                refuse(client, command, argv, Eviction.OOM);
+                return null;
+            }
+            // Kept for a script's first write, as Redis's server.script_oom: not checked again
+            // halfway, when the script's own stack may have filled memory.
+            if (runsScript(client, command)) {
+                eviction.scriptStarting(outOfMemory);
             }
         }
         CommandLog log = client.server().commandLog();
@@ -317,6 +333,32 @@ public final class Dispatcher {
             client.transaction().refuseExec();
         }
         client.reply().error(error);
+    }
+
+    /**
+     * Redis's reject_cmd_on_oom: a denyoom command (a script's by its shebang's or function's
+     * flags), EXEC of a transaction holding one, and inside MULTI anything but what ends it, since
+     * queuing itself takes memory.
+     */
+    private static boolean deniedOnOom(Client client, Command command, byte[][] argv, Transaction transaction) {
+        if (isExec(command)) {
+            return transaction != null && transaction.queued().stream()
+                    .anyMatch(q -> deniedOnOom(client, q.command(), q.argv()));
+        }
+        if (transaction != null) {
+            return switch (command.name()) {
+                case "discard", "quit", "reset" -> false;
+                default -> true;
+            };
+        }
+        return deniedOnOom(client, command, argv);
+    }
+
+    private static boolean deniedOnOom(Client client, Command command, byte[][] argv) {
+        return switch (command.name()) {
+            case "eval", "evalsha", "fcall" -> client.server().scripting().deniedOnOom(command.name(), argv);
+            default -> command.lookedUp(argv).has(DENYOOM);
+        };
     }
 
     /** ALLOW_BUSY commands and subcommands (Redis's lookup refused unknown ones before). */

@@ -15,6 +15,12 @@ public interface ScriptEngines {
     /** CLIENT PAUSE WRITE's question for EVAL, EVALSHA and FCALL: may the script of {@code argv} write (it does unless it declares no-writes)? */
     boolean mayWrite(String command, byte[][] argv);
 
+    /**
+     * The OOM check's question for EVAL, EVALSHA and FCALL: is the script of {@code argv} refused
+     * when memory is full (it may write and is not flagged allow-oom)?
+     */
+    boolean deniedOnOom(String command, byte[][] argv);
+
     /** EVAL's interpreter's memory, 0 before the first script. */
     long evalMemoryBytes();
 

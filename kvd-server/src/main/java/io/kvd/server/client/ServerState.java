@@ -2,6 +2,8 @@ package io.kvd.server.client;
 
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
+import io.kvd.server.evict.Eviction;
+import io.kvd.server.expire.ActiveExpiryCycle;
 import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
@@ -11,7 +13,6 @@ import io.kvd.server.pubsub.PubSub;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
-import io.kvd.server.expire.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
@@ -52,7 +53,8 @@ public final class ServerState {
     private final String runId = randomHex40();
     /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
     private long changingWrites;
-    private final ServerMemory memory = new ServerMemory();
+    private final ServerMemory memory;
+    private final Eviction eviction;
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
     private String replicationId = randomHex40();
     private final Runnable shutdown;
@@ -105,6 +107,7 @@ public final class ServerState {
     public ServerState(Databases databases, Config config, Function<ServerState, ScriptEngines> scripting,
                        Runnable shutdown) {
         this.databases = databases;
+        this.memory = new ServerMemory(databases);
         databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
@@ -122,6 +125,11 @@ public final class ServerState {
             commandLog.expired(db, key);
             keyspaceEvents.notify(KeyspaceEventTypes.EXPIRED, "expired", key, db);
         });
+        // As Redis's performEvictions: an evicted key is logged as DEL and announced.
+        this.eviction = new Eviction(databases, config, latencyMonitor, this::clientsPaused, (db, key) -> {
+            commandLog.expired(db, key);
+            keyspaceEvents.notify(KeyspaceEventTypes.EVICTED, "evicted", key, db);
+        });
         this.keyWatchers = new KeyWatchers(databases);
         keyWatchers.blocked().logTo(commandLog);
         this.config = config;
@@ -136,6 +144,11 @@ public final class ServerState {
     /** Database {@code index}. */
     public Keyspace keyspace(int index) {
         return databases.get(index);
+    }
+
+    /** maxmemory's eviction: run before denyoom commands, read by INFO. */
+    public Eviction eviction() {
+        return eviction;
     }
 
     public ActiveExpiryCycle expiryCycle() {
@@ -176,6 +189,7 @@ public final class ServerState {
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
         pause.useTimer(timer);
+        eviction.useExecutor(timer);
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

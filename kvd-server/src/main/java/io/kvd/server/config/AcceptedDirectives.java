@@ -13,9 +13,10 @@ import java.util.function.Function;
  * Redis 7.0.15's directives (config.c's table) that kvd reads, checks as Redis does and shows in
  * CONFIG GET, but that change nothing in kvd: so that an operator's redis.conf starts kvd.
  * Some have no meaning for a JVM (jemalloc-bg-thread, oom-score-adj, disable-thp, io-threads);
- * the others belong to features kvd does not have yet (snapshots, replication, eviction, ACL
- * files, slow log, latency monitor), and a directive moves to {@link Config}'s own table when its
- * feature lands. docs/configuration.md lists each with the reason.
+ * the others belong to features kvd does not have yet (snapshots, replication, client eviction,
+ * ACL files), and a directive moves to {@link Config}'s own table when its feature lands, or stays
+ * here for Redis's order and leaves the inert set (maxmemory and eviction's, see {@link Config}).
+ * docs/configuration.md lists each with the reason.
  */
 final class AcceptedDirectives {
     private static final long INT_MAX = Integer.MAX_VALUE;

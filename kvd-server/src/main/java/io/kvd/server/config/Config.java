@@ -87,6 +87,12 @@ public final class Config {
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
     public static final String LATENCY_MONITOR_THRESHOLD = "latency-monitor-threshold";
+    public static final String MAXMEMORY = "maxmemory";
+    public static final String MAXMEMORY_POLICY = "maxmemory-policy";
+    public static final String MAXMEMORY_SAMPLES = "maxmemory-samples";
+    public static final String MAXMEMORY_EVICTION_TENACITY = "maxmemory-eviction-tenacity";
+    public static final String LFU_LOG_FACTOR = "lfu-log-factor";
+    public static final String LFU_DECAY_TIME = "lfu-decay-time";
 
     private static final Map<String, Directive> DIRECTIVES = new LinkedHashMap<>();
     /** Older names Redis 7.0 still accepts, to the directive they name. */
@@ -179,6 +185,10 @@ public final class Config {
             define(d);
             INERT.add(d.name());
         }, ALIASES::put);
+        // Eviction's directives (evict.Eviction acts on them) stay in Redis's table there, whose
+        // order CONFIG REWRITE appends in.
+        INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
+                LFU_LOG_FACTOR, LFU_DECAY_TIME));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();

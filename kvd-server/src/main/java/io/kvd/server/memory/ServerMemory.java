@@ -19,12 +19,14 @@ import java.util.Locale;
 
 /**
  * The server's memory figures under Redis's names (object.c's getMemoryOverheadData, MEMORY
- * DOCTOR, MEMORY MALLOC-STATS, INFO memory). The JVM's heap in use stands for Redis's
- * zmalloc_used (used_memory), its committed heap for the allocator's active pages, the committed
- * heap and non-heap and the direct buffers for what the allocator holds resident; the dataset is
- * the store's own estimate of its keys and values ({@link Keyspace#dataMemoryUsage}), not the heap
- * less the overheads, which would count the garbage awaiting the next collection.
- * docs/compatibility.md says which figure each field shows. Read on the event loop only.
+ * DOCTOR, MEMORY MALLOC-STATS, INFO memory). used_memory is the store's own account of its keys
+ * and values ({@link Databases#usedMemory}: the sum of MEMORY USAGE over every key), the figure
+ * maxmemory bounds; what the server holds beside it (the JVM's heap at start, clients' buffers,
+ * the AOF's buffer, the scripting engines) is the overhead, shown but not counted against
+ * maxmemory. The JVM's heap in use stands for the allocator's allocated bytes, its committed heap
+ * for the active pages, the committed heap and non-heap and the direct buffers for what the
+ * allocator holds resident. docs/configuration.md defines used memory and the bound on the
+ * resident set; docs/compatibility.md says which figure each field shows. Event loop only.
  */
 public final class ServerMemory {
     /** MEMORY DOCTOR's limits, as Redis's getMemoryDoctorReport. */
@@ -34,18 +36,20 @@ public final class ServerMemory {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
-    private final long startupBytes;
+    private final Databases databases;
+    /** The JVM's heap in use at start: the part of the overhead no data set changes. */
+    private final long startupHeapBytes;
     private long peakBytes;
 
-    /** Measures the heap in use now as the server's startup figure (Redis's used_memory_startup). */
-    public ServerMemory() {
-        startupBytes = heapUsed();
-        peakBytes = startupBytes;
+    /** Measures the heap in use now as the server's startup overhead. */
+    public ServerMemory(Databases databases) {
+        this.databases = databases;
+        startupHeapBytes = heapUsed();
     }
 
-    /** The heap in use now (used_memory), raising the peak; the cron calls it each tick, as Redis's. */
+    /** The store's used memory (used_memory), raising the peak; the cron calls it each tick, as Redis's. */
     public long used() {
-        long used = heapUsed();
+        long used = databases.usedMemory();
         if (used > peakBytes) {
             peakBytes = used;
         }
@@ -94,7 +98,7 @@ public final class ServerMemory {
         }
 
         public float fragmentation() {
-            return (float) rss / total;
+            return (float) rss / Math.max(total, 1);
         }
 
         public long fragmentationBytes() {
@@ -103,35 +107,34 @@ public final class ServerMemory {
     }
 
     /**
-     * The figures as Redis's getMemoryOverheadData sums them: the overhead is the startup figure,
-     * the clients' buffers, the AOF's, the scripting engines' and each database's index and
-     * deadlines; percentages are of the heap used since startup (1 byte if it shrank below it).
+     * The figures as Redis's getMemoryOverheadData sums them, with kvd's meaning: the total and the
+     * dataset are the store's used memory; the overhead is what is held beside it, the heap at
+     * start, the clients' buffers, the AOF's and the scripting engines'. Each database's index and
+     * deadlines are shown (their whole arrays), but not summed: used memory counts each key's share
+     * of them already.
      */
-    public Overhead overhead(Databases databases, long clientsNormal, long aofBuffer, long luaCaches,
-                             long functionsCaches) {
+    public Overhead overhead(long clientsNormal, long aofBuffer, long luaCaches, long functionsCaches) {
         long total = used();
-        long overheadTotal = startupBytes + clientsNormal + aofBuffer + luaCaches + functionsCaches;
+        long overheadTotal = startupHeapBytes + clientsNormal + aofBuffer + luaCaches + functionsCaches;
         List<DatabaseOverhead> perDatabase = new ArrayList<>();
         long keys = 0;
-        long dataset = 0;
         for (int i = 0; i < databases.count(); i++) {
             Keyspace keyspace = databases.get(i);
-            dataset += keyspace.dataMemoryUsage(Keyspace.DEFAULT_MEMORY_SAMPLES);
             if (keyspace.size() == 0) {
                 continue;
             }
             keys += keyspace.size();
-            DatabaseOverhead db = new DatabaseOverhead(i, keyspace.indexMemoryUsage(), keyspace.deadlinesMemoryUsage());
-            perDatabase.add(db);
-            overheadTotal += db.mainBytes() + db.expiresBytes();
+            perDatabase.add(new DatabaseOverhead(i, keyspace.indexMemoryUsage(), keyspace.deadlinesMemoryUsage()));
         }
-        long netUsage = total > startupBytes ? total - startupBytes : 1;
+        long dataset = total;
+        // The store is empty at start, so all of used memory came since.
+        long netUsage = Math.max(total, 1);
         MemoryUsage heap = MEMORY.getHeapMemoryUsage();
         long resident = heap.getCommitted() + MEMORY.getNonHeapMemoryUsage().getCommitted() + directBytes();
         long rss = residentSetBytes();
-        return new Overhead(peakBytes, total, startupBytes, clientsNormal, aofBuffer, luaCaches, functionsCaches,
+        return new Overhead(peakBytes, total, 0, clientsNormal, aofBuffer, luaCaches, functionsCaches,
                 perDatabase, overheadTotal, keys, keys == 0 ? 0 : netUsage / keys, dataset,
-                (float) dataset * 100 / netUsage, (float) total * 100 / peakBytes,
+                (float) dataset * 100 / netUsage, (float) total * 100 / Math.max(peakBytes, 1),
                 heap.getUsed(), heap.getCommitted(), resident, rss < 0 ? resident : rss);
     }
 

@@ -27,6 +27,7 @@ final class FunctionLibraries {
     private static final List<String> FLAGS = List.of("no-writes", "allow-oom", "allow-stale", "no-cluster",
             "allow-cross-slot-keys");
     static final int NO_WRITES = 1;
+    static final int ALLOW_OOM = 1 << 1;
     static final int NO_CLUSTER = 1 << 3;
     static final int ALLOW_CROSS_SLOT_KEYS = 1 << 4;
 
@@ -254,6 +255,15 @@ final class FunctionLibraries {
     boolean mayWrite(String name) {
         RegisteredFunction function = function(name);
         return function == null || (function.flags() & NO_WRITES) == 0;
+    }
+
+    /**
+     * Redis's fcallGetCommandFlags for the OOM check: a known function that may write and is not
+     * flagged allow-oom is refused when memory is full (an unknown one fails later on its own).
+     */
+    boolean deniedOnOom(String name) {
+        RegisteredFunction function = function(name);
+        return function != null && LuaScripts.deniedOnOom(function.flags());
     }
 
     Collection<Library> libraries() {

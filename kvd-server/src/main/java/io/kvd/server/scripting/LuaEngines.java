@@ -81,6 +81,16 @@ public final class LuaEngines implements ScriptEngines {
     }
 
     @Override
+    public boolean deniedOnOom(String command, byte[][] argv) {
+        return switch (command) {
+            case "eval" -> scripts().deniedOnOom(LuaScripts.sha1hex(argv[1]), argv[1]);
+            case "evalsha" -> scripts().deniedOnOom(Args.utf8(argv[1]).toLowerCase(Locale.ROOT), null);
+            case "fcall" -> functions.deniedOnOom(Args.utf8(argv[1]));
+            default -> throw new IllegalArgumentException(command + " runs no script");
+        };
+    }
+
+    @Override
     public long evalMemoryBytes() {
         return scripts == null ? 0 : scripts.memoryBytes();
     }

@@ -8,6 +8,7 @@ import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.client.Subcommands;
 import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.evict.Eviction;
 import io.kvd.server.numeric.Printf;
 import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.protocol.Args;
@@ -130,6 +131,10 @@ public final class LuaScripts {
      */
     private int slot;
     private boolean allowCrossSlot;
+    /** The running script's allow-oom flag: its writes pass even when memory was full at its start. */
+    private boolean allowOom;
+    /** Whether the script's caller is the AOF's replay, which memory never refuses (Redis's mustObeyClient). */
+    private boolean callerReplaysAof;
     /** Whether the script's writes reach the AOF: redis.set_repl's REPL_AOF bit, set again at each run. */
     private boolean logsWrites;
     /** The caller is exempt from the slot checks (Redis's mustObeyClient). */
@@ -215,6 +220,28 @@ public final class LuaScripts {
             }
         }
         return flags == null || (flags & FunctionLibraries.NO_WRITES) == 0;
+    }
+
+    /**
+     * Redis's evalGetCommandFlags for the OOM check: a script with a shebang is refused when
+     * memory is full unless flagged no-writes or allow-oom (scriptFlagsToCmdFlags); one without
+     * is not, its first write is checked instead ({@link #redisCall}).
+     */
+    boolean deniedOnOom(String sha, byte[] body) {
+        Integer flags = shebangFlags.get(sha);
+        if (flags == null && body != null && body.length >= 2 && body[0] == '#' && body[1] == '!') {
+            try {
+                flags = shebangFlags(body, indexOf(body, (byte) '\n'));
+            } catch (CommandError e) {
+                return false;
+            }
+        }
+        return flags != null && deniedOnOom(flags);
+    }
+
+    /** scriptFlagsToCmdFlags: no-writes implies allow-oom. */
+    static boolean deniedOnOom(int flags) {
+        return (flags & (FunctionLibraries.NO_WRITES | FunctionLibraries.ALLOW_OOM)) == 0;
     }
 
     private static int shebangFlags(byte[] body, int newline) {
@@ -376,6 +403,7 @@ public final class LuaScripts {
         lua.refGet(errorHandlerRef);
         lua.refGet(function);
         allowCrossSlot = flags != null && (flags & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
+        allowOom = flags != null && (flags & FunctionLibraries.ALLOW_OOM) != 0;
         execute(caller, sha, argv, numkeys, 0, readOnly, true);
     }
 
@@ -411,6 +439,7 @@ public final class LuaScripts {
         pushArray(lua, argv, 3, 3 + numkeys);
         pushArray(lua, argv, 3 + numkeys, argv.length);
         allowCrossSlot = (function.flags() & FunctionLibraries.ALLOW_CROSS_SLOT_KEYS) != 0;
+        allowOom = (function.flags() & FunctionLibraries.ALLOW_OOM) != 0;
         execute(caller, function.name(), argv, numkeys, 2, readOnly, false);
     }
 
@@ -430,6 +459,7 @@ public final class LuaScripts {
         this.runningName = name;
         this.runningRequest = request;
         this.callerObeysEverySlot = caller.obeysEverySlot();
+        this.callerReplaysAof = caller.isReplayingAof();
         this.evalMode = evalMode;
         this.wrote = false;
         this.killed = false;
@@ -666,6 +696,12 @@ public final class LuaScripts {
         String failure = server.commandLog().failure();
         if (failure != null && checked.has(Command.Flag.WRITE)) {
             return reject(lua, checked, Errors.aofFailing(failure), raise);
+        }
+        // As Redis's scriptVerifyOOM: memory full when the script started refuses its first write
+        // that may grow memory; once it wrote, it cannot be stopped halfway.
+        if (!allowOom && !wrote && !callerReplaysAof && checked.has(Command.Flag.DENYOOM)
+                && server.eviction().outOfMemoryAtScriptStart()) {
+            return reject(lua, checked, Eviction.OOM, raise);
         }
         if (checked.has(Command.Flag.WRITE)) {
             wrote = true;

@@ -58,6 +58,8 @@ public final class Databases {
     CreationListener creationListener;
     /** Null while no key is watched. */
     KeyWatcher keyWatcher;
+    /** How lookups stamp keys for eviction (LRU clock or LFU counter). */
+    final KeyAccess access = new KeyAccess();
 
     public Databases(int count, long seed) {
         this(count, seed, new EncodingLimits());
@@ -87,6 +89,26 @@ public final class Databases {
     /** Sets the time every deadline is compared with until the next call. */
     public void setTime(long nowMs) {
         this.now = nowMs;
+        access.setTime(nowMs);
+    }
+
+    /** The keys' access stamps: what the eviction policy configures and reads. */
+    public KeyAccess access() {
+        return access;
+    }
+
+    /**
+     * Bytes the keys and values of every database hold in the store: the sum of MEMORY USAGE
+     * over every key (a list's or stream's nodes sampled as MEMORY USAGE's default), kept as the
+     * store changes, so reading it costs a measure per large collection changed since the last
+     * read, never a walk over keys. What maxmemory bounds (docs/configuration.md).
+     */
+    public long usedMemory() {
+        long bytes = 0;
+        for (Keyspace keyspace : keyspaces) {
+            bytes += keyspace.usedMemory();
+        }
+        return bytes;
     }
 
     public long now() {

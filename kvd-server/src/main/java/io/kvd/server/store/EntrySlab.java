@@ -24,12 +24,14 @@ final class EntrySlab implements EntryPages.Compactor {
     private static final int NEXT = 2;
     private static final int HASH = 3;
     private static final int DEADLINE_SLOT = 4;
+    /** The key's access stamp for eviction: Redis's 24-bit robj lru (LRU clock, or LFU minutes and counter). */
+    private static final int ACCESS = 5;
     /**
-     * Ints of a chunk in use: a multiple of both layouts' ids (4 and 5 ints), so an id's fields
+     * Ints of a chunk in use: a multiple of both layouts' ids (4 and 6 ints), so an id's fields
      * never straddle two chunks, and a constant, so the JIT turns the division by it into a multiply.
      * An id's position (id times its ints) is a long: as an int it would overflow at 429 M ids.
      */
-    private static final int CHUNK_INTS = Regions.INT_LENGTH - Regions.INT_LENGTH % 20;
+    private static final int CHUNK_INTS = Regions.INT_LENGTH - Regions.INT_LENGTH % 12;
     private static final int FIRST_IDS = 16;
     /** The tag sits above the page number: 2^24 pages are more memory than a JVM array index reaches. */
     private static final int TAG_SHIFT = 24;
@@ -42,17 +44,19 @@ final class EntrySlab implements EntryPages.Compactor {
     private int[][] chunks = new int[1][];
     private int freeHead;
     private int nextFresh = 1;
+    /** Bytes of the live entries and their ids' ints, kept as they change: what {@link #accountedBytes} reads in O(1). */
+    private long accounted;
 
-    /** The keyspace's slab: each id has a deadline slot. */
+    /** The keyspace's slab: each id has a deadline slot and an access stamp. */
     EntrySlab() {
-        this(5);
+        this(6);
     }
 
     private EntrySlab(int fields) {
         this.fields = fields;
     }
 
-    /** A {@link MemberTable}'s slab: members have no TTL, so no deadline slot. */
+    /** A {@link MemberTable}'s slab: members have no TTL or access stamp, so neither field. */
     static EntrySlab withoutDeadlines() {
         return new EntrySlab(4);
     }
@@ -67,9 +71,11 @@ final class EntrySlab implements EntryPages.Compactor {
             id = nextFresh++;
             addChunkFor(id);
         }
-        long address = pages.allocate(PackedEntry.length(key.length, value.length), this);
+        int length = PackedEntry.length(key.length, value.length);
+        long address = pages.allocate(length, this);
         PackedEntry.write(pages.bytes(address), EntryPages.offset(address), id, key, 0, key.length, value);
         setAddress(id, address);
+        accounted += length + bytesPerId();
         set(id, NEXT, 0);
         set(id, HASH, hash);
         return id;
@@ -101,7 +107,9 @@ final class EntrySlab implements EntryPages.Compactor {
 
     void free(int id) {
         long address = address(id);
-        pages.free(address, PackedEntry.length(pages.bytes(address), EntryPages.offset(address)));
+        int length = PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
+        pages.free(address, length);
+        accounted -= length + bytesPerId();
         setAddress(id, 0);
         if (hasDeadlines()) {
             setDeadlineSlot(id, 0);
@@ -147,11 +155,15 @@ final class EntrySlab implements EntryPages.Compactor {
     /** Replaces a live entry's value: in place when the length is the same, else in new space. */
     void setValue(int id, byte[] value) {
         long address = address(id);
+        accounted -= PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
         if (PackedEntry.replaceValue(pages.bytes(address), EntryPages.offset(address), value)) {
+            accounted += PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
             return;
         }
         int keyLength = PackedEntry.keyLength(pages.bytes(address), EntryPages.offset(address));
-        long moved = pages.allocate(PackedEntry.length(keyLength, value.length), this);
+        int length = PackedEntry.length(keyLength, value.length);
+        accounted += length;
+        long moved = pages.allocate(length, this);
         // The allocation may have compacted this very entry elsewhere: read it where it is now.
         address = address(id);
         byte[] bytes = pages.bytes(address);
@@ -177,7 +189,9 @@ final class EntrySlab implements EntryPages.Compactor {
     void growValue(int id, int length) {
         long address = address(id);
         int keyLength = PackedEntry.keyLength(pages.bytes(address), EntryPages.offset(address));
-        long moved = pages.allocate(PackedEntry.length(keyLength, length), this);
+        int newLength = PackedEntry.length(keyLength, length);
+        accounted += newLength - PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
+        long moved = pages.allocate(newLength, this);
         // The allocation may have compacted this very entry elsewhere: read it where it is now.
         address = address(id);
         byte[] bytes = pages.bytes(address);
@@ -213,6 +227,11 @@ final class EntrySlab implements EntryPages.Compactor {
     int entryBytes(int id) {
         long address = address(id);
         return PackedEntry.length(pages.bytes(address), EntryPages.offset(address));
+    }
+
+    /** Bytes of the live entries in their pages and of their ids' ints (holes and unused ids not counted); O(1). */
+    long accountedBytes() {
+        return accounted;
     }
 
     /** Heap bytes of one id's ints. */
@@ -269,6 +288,15 @@ final class EntrySlab implements EntryPages.Compactor {
         set(id, DEADLINE_SLOT, slot);
     }
 
+    /** The id's access stamp; only for the keyspace's slab. */
+    int access(int id) {
+        return get(id, ACCESS);
+    }
+
+    void setAccess(int id, int stamp) {
+        set(id, ACCESS, stamp);
+    }
+
     private long address(int id) {
         long at = (long) id * fields;
         int[] chunk = chunks[(int) (at / CHUNK_INTS)];
@@ -301,9 +329,11 @@ final class EntrySlab implements EntryPages.Compactor {
      */
     void checkInvariants(int liveCount) {
         int live = 0;
+        long accountedSum = 0;
         for (int id = 1; id < nextFresh; id++) {
             if (isLive(id)) {
                 live++;
+                accountedSum += entryBytes(id) + bytesPerId();
                 long address = address(id);
                 byte[] bytes = pages.bytes(address);
                 Invariants.check(bytes != null && PackedEntry.id(bytes, EntryPages.offset(address)) == id,
@@ -313,6 +343,7 @@ final class EntrySlab implements EntryPages.Compactor {
             }
         }
         Invariants.check(live == liveCount, "slab holds " + live + " entries, table " + liveCount);
+        Invariants.check(accountedSum == accounted, "slab accounts " + accounted + " bytes but holds " + accountedSum);
         int free = 0;
         for (int id = freeHead; id != 0; id = next(id)) {
             Invariants.check(!isLive(id) && (!hasDeadlines() || deadlineSlot(id) == 0),

@@ -252,6 +252,46 @@ final class IncrementalHashTable {
         return id;
     }
 
+    /**
+     * Redis's dictGetSomeKeys: up to {@code count} ids into {@code out} from consecutive buckets
+     * starting at a random one, jumping to another after a run of empty buckets, at most
+     * {@code count} × 10 buckets; returns how many. Adjacent buckets are adjacent memory, so this
+     * is cheaper than {@code count} random draws, and, as Redis's, not uniform. While resizing it
+     * draws with {@link #randomId} instead.
+     */
+    int someIds(int[] out, int count, SplittableRandom random) {
+        if (size == 0) {
+            return 0;
+        }
+        if (target != null) {
+            for (int i = 0; i < count; i++) {
+                out[i] = randomId(random);
+            }
+            return count;
+        }
+        int mask = main.length() - 1;
+        int bucket = random.nextInt(main.length());
+        int stored = 0;
+        int empty = 0;
+        for (int steps = count * 10; steps > 0 && stored < count; steps--) {
+            int id = main.head(bucket);
+            if (id == 0) {
+                if (++empty >= 5 && empty > count) {
+                    bucket = random.nextInt(main.length());
+                    empty = 0;
+                    continue;
+                }
+            } else {
+                empty = 0;
+                for (; id != 0 && stored < count; id = slab.next(id)) {
+                    out[stored++] = id;
+                }
+            }
+            bucket = (bucket + 1) & mask;
+        }
+        return stored;
+    }
+
     void forEach(IntConsumer visitor) {
         forEachIn(main, visitor);
         if (target != null) {

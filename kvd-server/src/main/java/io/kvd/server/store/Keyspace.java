@@ -54,6 +54,8 @@ public final class Keyspace {
     private MemberTables tables;
     private final int[] prefetchHashes = new int[PREFETCH_KEYS];
     private final int[] prefetchHeads = new int[PREFETCH_KEYS];
+    /** The ids one {@link #sampleForEviction} drew. */
+    private int[] sampledIds = new int[0];
     /** What {@link #prefetch} read, kept only so that the JIT keeps the reads. */
     private int prefetched;
 
@@ -168,7 +170,7 @@ public final class Keyspace {
 
     /** The type of a live key, or null. */
     public ValueType type(byte[] key) {
-        int id = lookup(key, PackedEntry.hash(key));
+        int id = lookup(key, PackedEntry.hash(key), false);
         return id == 0 ? null : encodingOf(id).type;
     }
 
@@ -197,10 +199,11 @@ public final class Keyspace {
      * {@code samples} and extrapolated as Redis's objectComputeSize does.
      */
     public long memoryUsage(byte[] key, long samples) {
-        int id = lookup(key, PackedEntry.hash(key));
-        if (id == 0) {
-            return 0;
-        }
+        int id = lookup(key, PackedEntry.hash(key), false);
+        return id == 0 ? 0 : memoryUsageOf(id, samples);
+    }
+
+    private long memoryUsageOf(int id, long samples) {
         long bytes = slab.entryBytes(id) + slab.bytesPerId() + BUCKET_SLOT_BYTES;
         if (slab.deadlineSlot(id) != 0) {
             bytes += DeadlineIndex.SLOT_BYTES;
@@ -209,6 +212,12 @@ public final class Keyspace {
             bytes += HeapSize.REFERENCE + tables.memoryUsage(slab.value(id), samples);
         }
         return bytes;
+    }
+
+    /** This database's share of {@link Databases#usedMemory}: the sum of {@link #memoryUsage} over its keys. */
+    public long usedMemory() {
+        return slab.accountedBytes() + (long) table.size() * BUCKET_SLOT_BYTES
+                + (long) deadlines.count() * DeadlineIndex.SLOT_BYTES + tables.accountedBytes();
     }
 
     /** The large collection (a {@link MemberTable}, {@link QuickList} or {@link Stream}) {@code key} holds, or null: for measuring it. */
@@ -387,6 +396,7 @@ public final class Keyspace {
     /** Entry {@code id}'s table is about to change in place: counted, and a snapshot takes its contents first. */
     void beforeTableChange(int id) {
         databases.changes++;
+        tables.changed(slab.value(id));
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
@@ -402,6 +412,7 @@ public final class Keyspace {
      */
     void beforeGroupChange(int id, boolean wakesBlocked) {
         databases.changes++;
+        tables.changed(slab.value(id));
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
@@ -416,8 +427,71 @@ public final class Keyspace {
         delete(id, slab.hash(id));
     }
 
+    /** Whether {@code key} is live; as Redis's EXISTS, its access stamp stays as it was. */
     public boolean exists(byte[] key) {
-        return lookup(key, PackedEntry.hash(key)) != 0;
+        return lookup(key, PackedEntry.hash(key), false) != 0;
+    }
+
+    /**
+     * A live key's access stamp ({@link KeyAccess}), or -1 if it is missing; the stamp stays as it
+     * was (Redis's OBJECT looks up with LOOKUP_NOTOUCH).
+     */
+    public int accessStamp(byte[] key) {
+        int id = lookup(key, PackedEntry.hash(key), false);
+        return id == 0 ? -1 : slab.access(id);
+    }
+
+    /**
+     * Receives the keys eviction samples: first each key's access stamp and deadline, then its
+     * bytes only if it {@link #wants} them, so a sample the pool would not take costs no read of
+     * the entry's page.
+     */
+    public interface EvictionSampler {
+        boolean wants(int accessStamp, long deadline);
+
+        void sampled(byte[] key);
+    }
+
+    /**
+     * Hands {@code sampler} {@code count} keys drawn at random (fewer if the keyspace has fewer),
+     * only among the keys with a TTL when {@code volatileOnly}: Redis's evictionPoolPopulate,
+     * whose dictGetSomeKeys takes the keys of consecutive buckets (so does this over all keys;
+     * keys with a TTL are drawn one by one from the dense deadline index). A key may come twice
+     * (the pool may then hold it twice, as Redis's; the second is found gone).
+     */
+    public void sampleForEviction(int count, boolean volatileOnly, EvictionSampler sampler) {
+        int drawn = Math.min(count, volatileOnly ? deadlines.count() : table.size());
+        if (sampledIds.length < drawn) {
+            sampledIds = new int[drawn];
+        }
+        if (volatileOnly) {
+            for (int i = 0; i < drawn; i++) {
+                sampledIds[i] = deadlines.id(deadlines.randomSlot(random));
+            }
+        } else {
+            drawn = table.someIds(sampledIds, drawn, random);
+        }
+        for (int i = 0; i < drawn; i++) {
+            int id = sampledIds[i];
+            if (sampler.wants(slab.access(id), deadlineOf(id))) {
+                sampler.sampled(slab.key(id));
+            }
+        }
+    }
+
+    /**
+     * Deletes {@code key} for eviction (Redis's deleteEvictedKeyAndPropagate), whether or not its
+     * deadline passed, telling watchers as a delete does; the caller logs and announces it. False
+     * if it is not in the table.
+     */
+    public boolean evict(byte[] key) {
+        int hash = PackedEntry.hash(key);
+        int id = table.find(key, hash);
+        if (id == 0) {
+            return false;
+        }
+        delete(id, hash);
+        return true;
     }
 
     /**
@@ -515,12 +589,15 @@ public final class Keyspace {
         }
         byte[] value = slab.value(id);
         int tag = slab.tag(id);
+        int stamp = slab.access(id);
         long deadline = deadlineOf(id);
         // The value (a table's handle included) moves to the new entry, so the old one lets go of nothing.
         slab.setTag(id, 0);
         delete(id, hash);
         int moved = storeAsNew(to, value);
         slab.setTag(moved, tag);
+        // Redis's RENAME moves the object, its access stamp with it.
+        slab.setAccess(moved, stamp);
         setDeadline(moved, deadline);
         return true;
     }
@@ -624,6 +701,15 @@ public final class Keyspace {
      */
     public boolean holds(byte[] key) {
         return table.find(key, PackedEntry.hash(key)) != 0;
+    }
+
+    /**
+     * True if {@code key} is in the table, live or past its deadline, and has a deadline if
+     * {@code withDeadline} (Redis's dictFind in the dict or in the expires); removes nothing.
+     */
+    public boolean holds(byte[] key, boolean withDeadline) {
+        int id = table.find(key, PackedEntry.hash(key));
+        return id != 0 && (!withDeadline || slab.deadlineSlot(id) != 0);
     }
 
     /** True if {@code key} is in the table past its deadline (Redis's keyIsExpired); removes nothing. */
@@ -746,6 +832,7 @@ public final class Keyspace {
         int id = lookup(key, hash);
         if (id == 0) {
             id = slab.allocate(key, value, hash);
+            slab.setAccess(id, databases.access.fresh());
             table.insert(id, hash);
             if (snapshot != null) {
                 snapshot.created(id);
@@ -781,12 +868,21 @@ public final class Keyspace {
         return store(key, value);
     }
 
-    /** The id of the live entry for {@code key}, or 0; an expired one found is removed. */
+    /** The id of the live entry for {@code key}, or 0; an expired one found is removed, a live one stamped as accessed. */
     private int lookup(byte[] key, int hash) {
+        return lookup(key, hash, true);
+    }
+
+    private int lookup(byte[] key, int hash, boolean touch) {
         int id = table.find(key, hash);
         if (id != 0 && isDue(id)) {
             deleteExpired(id, hash, key);
             id = 0;
+        }
+        if (touch && id != 0) {
+            // Under LRU the old stamp is not read: the hot path writes one int in the line the lookup read.
+            KeyAccess access = databases.access;
+            slab.setAccess(id, access.isLfu() ? access.touched(slab.access(id)) : access.lruClock());
         }
         if (databases.countingReads) {
             if (id == 0) {
@@ -920,5 +1016,9 @@ public final class Keyspace {
                 "deadline count " + deadlines.count() + " but " + withDeadline[0] + " entries with a deadline");
         Invariants.check(withTable[0] == tables.count(),
                 tables.count() + " tables held but " + withTable[0] + " entries with a table");
+        long[] keysBytes = new long[1];
+        table.forEach(id -> keysBytes[0] += memoryUsageOf(id, DEFAULT_MEMORY_SAMPLES));
+        Invariants.check(keysBytes[0] == usedMemory(),
+                "used memory accounts " + usedMemory() + " bytes but the keys' sum is " + keysBytes[0]);
     }
 }

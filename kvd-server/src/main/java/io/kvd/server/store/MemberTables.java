@@ -14,6 +14,17 @@ final class MemberTables {
     private int[] freeHandles = new int[4];
     private int freeCount;
     private int nextHandle;
+    /**
+     * Each held collection's size when last measured, and their sum: the keyspace's used memory
+     * reads the sum, so it costs a measure per collection changed since the last read, not a walk
+     * over every collection. A change marks its collection; {@link #accountedBytes} measures the
+     * marked ones again.
+     */
+    private long[] measured = new long[4];
+    private long measuredTotal;
+    private int[] changed = new int[16];
+    private int changedCount;
+    private boolean[] isChanged = new boolean[4];
 
     /** Keeps {@code table}; returns the bytes that name it. */
     byte[] register(Object table) {
@@ -24,9 +35,13 @@ final class MemberTables {
             handle = nextHandle++;
             if (handle == tables.length) {
                 tables = Arrays.copyOf(tables, handle * 2);
+                measured = Arrays.copyOf(measured, handle * 2);
+                isChanged = Arrays.copyOf(isChanged, handle * 2);
             }
         }
         tables[handle] = table;
+        measured[handle] = HeapSize.REFERENCE + memoryUsage(table, Keyspace.DEFAULT_MEMORY_SAMPLES);
+        measuredTotal += measured[handle];
         return new byte[] {(byte) handle, (byte) (handle >>> 8), (byte) (handle >>> 16), (byte) (handle >>> 24)};
     }
 
@@ -55,6 +70,8 @@ final class MemberTables {
     void release(byte[] handleBytes) {
         int handle = handle(handleBytes);
         tables[handle] = null;
+        measuredTotal -= measured[handle];
+        measured[handle] = 0;
         if (freeCount == freeHandles.length) {
             freeHandles = Arrays.copyOf(freeHandles, freeCount * 2);
         }
@@ -85,6 +102,45 @@ final class MemberTables {
             return members.memoryUsage();
         }
         return table instanceof QuickList list ? list.memoryUsage(samples) : ((Stream) table).memoryUsage(samples);
+    }
+
+    /** The collection {@code handleBytes} names is changing: measured again at the next {@link #accountedBytes}. */
+    void changed(byte[] handleBytes) {
+        int handle = handle(handleBytes);
+        if (isChanged[handle]) {
+            return;
+        }
+        if (changedCount == changed.length) {
+            // Nobody read the sum for a while (no maxmemory, no INFO): settle rather than grow.
+            measureChanged();
+        }
+        isChanged[handle] = true;
+        changed[changedCount++] = handle;
+    }
+
+    /**
+     * Heap bytes of the collections held, each as {@link #memoryUsage(byte[], long)} measures it
+     * with the default samples, plus the entry's reference to it; O(collections changed since the
+     * last call).
+     */
+    long accountedBytes() {
+        measureChanged();
+        return measuredTotal;
+    }
+
+    private void measureChanged() {
+        for (int i = 0; i < changedCount; i++) {
+            int handle = changed[i];
+            isChanged[handle] = false;
+            Object table = tables[handle];
+            // A collection released since its change was taken off the sum then.
+            if (table != null) {
+                long now = HeapSize.REFERENCE + memoryUsage(table, Keyspace.DEFAULT_MEMORY_SAMPLES);
+                measuredTotal += now - measured[handle];
+                measured[handle] = now;
+            }
+        }
+        changedCount = 0;
     }
 
     /** Tables held (for invariant checks). */

@@ -384,11 +384,11 @@ final class QuickList {
 
     /**
      * Starts a snapshot's copy of the elements as they are now, passed to {@code batch} in steps
-     * ({@link ListWalk#step}), then the end with {@code deadline}. Holding each node's array
+     * ({@link Walk#step}), then the end with {@code deadline}. Holding each node's array
      * range costs O(nodes) now (~20 K for 10 M short elements) and one array copy per node
      * pushed onto later ({@link Node#own}); the list goes on changing meanwhile.
      */
-    ListWalk startWalk(MemberBatch batch, long deadline) {
+    Walk startWalk(MemberBatch batch, long deadline) {
         byte[][] arrays = new byte[nodeCount][];
         int[] starts = new int[nodeCount];
         int[] ends = new int[nodeCount];
@@ -399,7 +399,7 @@ final class QuickList {
             starts[k] = node.start;
             ends[k] = node.end;
         }
-        return new ListWalk(arrays, starts, ends, batch, deadline);
+        return new Walk(arrays, starts, ends, batch, deadline);
     }
 
     /** A deep copy (COPY). */
@@ -642,5 +642,56 @@ final class QuickList {
         int length = Varint.read(bytes, at);
         int from = at + Varint.length(length);
         return length == value.length && Arrays.equals(bytes, from, from + length, value, 0, length);
+    }
+
+    /**
+     * A snapshot's copy of one long list, taken element by element in steps as short as the
+     * keyspace's: the ranges of its nodes' arrays as they were when the snapshot handed the list out
+     * ({@link QuickList#startWalk}), which no later change writes into. So whatever happens to the
+     * list afterwards (pushes, pops, LSET, DEL, RENAME), the elements handed out are those of that
+     * moment, in order, under the key and database of that moment.
+     */
+    static final class Walk implements KeyspaceSnapshot.CollectionWalk {
+        private final byte[][] arrays;
+        private final int[] starts;
+        private final int[] ends;
+        private final MemberBatch batch;
+        private final long deadline;
+        private int node;
+        private int at;
+
+        Walk(byte[][] arrays, int[] starts, int[] ends, MemberBatch batch, long deadline) {
+            this.arrays = arrays;
+            this.starts = starts;
+            this.ends = ends;
+            this.batch = batch;
+            this.deadline = deadline;
+            this.at = arrays.length == 0 ? 0 : starts[0];
+        }
+
+        /** Hands out up to {@code maxIds} more elements; true once all were, the end then passed on. */
+        @Override
+        public boolean step(int maxIds) {
+            for (int i = 0; i < maxIds && node < arrays.length; i++) {
+                byte[] bytes = arrays[node];
+                int length = Varint.read(bytes, at);
+                int from = at + Varint.length(length);
+                batch.add(Arrays.copyOfRange(bytes, from, from + length), null);
+                at = QuickList.next(bytes, at);
+                if (at == ends[node] && ++node < arrays.length) {
+                    at = starts[node];
+                }
+            }
+            if (node < arrays.length) {
+                return false;
+            }
+            batch.end(deadline);
+            return true;
+        }
+
+        /** Nothing to detach: the list does not know of its walks. */
+        @Override
+        public void stop() {
+        }
     }
 }

@@ -27,8 +27,8 @@ class MemoryCommandTest {
     @Test
     void usageOfAStringIsItsEntryTheSlabIdsAndABucketSlot() {
         kvd.call("SET", "key", "value");
-        // Entry: id 4, two 1-byte lengths, 3 + 5 bytes; slab: 5 ints; bucket: 1 int.
-        assertThat(kvd.call("MEMORY", "USAGE", "key")).isEqualTo(CommandFixture.integer(4 + 2 + 3 + 5 + 20 + 4));
+        // Entry: id 4, two 1-byte lengths, 3 + 5 bytes; slab: 6 ints; bucket: 1 int.
+        assertThat(kvd.call("MEMORY", "USAGE", "key")).isEqualTo(CommandFixture.integer(4 + 2 + 3 + 5 + 24 + 4));
     }
 
     @Test
