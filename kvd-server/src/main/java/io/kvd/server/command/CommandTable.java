@@ -262,6 +262,8 @@ public final class CommandTable {
             command("randomkey", 1, flags(READONLY), 0, 0, 0, KeyCommands::randomkey),
             command("move", 3, flags(WRITE, FAST), 1, 1, 1, KeyCommands::move),
             command("copy", -3, flags(WRITE, DENYOOM), 1, 2, 1, KeyCommands::copy),
+            command("dump", 2, flags(READONLY), 1, 1, 1, DumpCommands::dump),
+            command("restore", -4, flags(WRITE, DENYOOM), 1, 1, 1, DumpCommands::restore),
             command("object", -2, flags(), 0, 0, 0, ObjectCommand::object),
             command("memory", -2, flags(), 0, 0, 0, MemoryCommand::memory),
 
