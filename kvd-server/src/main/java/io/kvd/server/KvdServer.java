@@ -4,6 +4,8 @@ import io.kvd.codec.RespDecoder;
 import io.kvd.server.aof.AofFormatException;
 import io.kvd.server.aof.AofLoader;
 import io.kvd.server.aof.AofRewriter;
+import io.kvd.server.rdb.RdbFormatException;
+import io.kvd.server.rdb.RdbLoader;
 import io.kvd.server.aof.AppendOnlyFile;
 import io.kvd.server.aof.FsyncPolicy;
 import io.kvd.server.command.Client;
@@ -132,6 +134,7 @@ public final class KvdServer implements AutoCloseable {
             return;
         }
         loop.execute(() -> {
+            state.rdb().close();
             if (cron != null) {
                 cron.cancel(false);
             }
@@ -284,6 +287,8 @@ public final class KvdServer implements AutoCloseable {
         AofRewriter.deleteLeftover(config.appendFile());
         if (config.appendonly()) {
             loadAof();
+        } else {
+            loadRdb();
         }
         rewriter = new AofRewriter(config, state, aof, loop);
     }
@@ -363,6 +368,44 @@ public final class KvdServer implements AutoCloseable {
                 loaded.readerCpuNanos() / 1_000_000, state.databases().size(), expired);
     }
 
+    /**
+     * As Redis with appendonly off: dir/dbfilename, if there is one, is the dataset. A file that
+     * does not load stops the start: kvd never serves an empty dataset over one it could not read.
+     */
+    private void loadRdb() throws IOException {
+        Path file = state.rdb().file();
+        if (!Files.exists(file)) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            RdbLoader.Result loaded = state.loadRdb(false);
+            log.info("DB loaded from disk: {} keys ({} expired skipped) in {} ms", loaded.keys(), loaded.expired(),
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (RdbFormatException e) {
+            throw new IllegalStateException("Fatal error loading the DB " + file + ": " + e.getMessage()
+                    + ". Exiting.", e);
+        }
+    }
+
+    /**
+     * SIGTERM and SIGINT: as Redis's prepareForShutdown, a running BGSAVE is abandoned and, with
+     * save points set, the final snapshot written first; if it fails the server keeps running.
+     */
+    public void stopAfterFinalSave() {
+        loop.execute(() -> {
+            state.rdb().close();
+            if (state.rdb().hasSavePoints()) {
+                log.info("Saving the final RDB snapshot before exiting.");
+                if (!state.rdb().save()) {
+                    log.warn("Error trying to save the DB, can't exit.");
+                    return;
+                }
+            }
+            closeAsync();
+        });
+    }
+
     private static long perRecord(long nanos, long records) {
         return records == 0 ? 0 : nanos / records;
     }
@@ -409,6 +452,7 @@ public final class KvdServer implements AutoCloseable {
             }
             flush.commitFromCron();
             rewriter.cron(now);
+            state.rdb().cron(now);
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 

@@ -286,6 +286,9 @@ public final class CommandTable {
             command("swapdb", 3, flags(WRITE, FAST), 0, 0, 0, ServerCommands::swapdb),
             command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
+            command("save", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI), 0, 0, 0, PersistenceCommands::save),
+            command("bgsave", -1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, PersistenceCommands::bgsave),
+            command("lastsave", 1, flags(LOADING, STALE, FAST), 0, 0, 0, PersistenceCommands::lastsave),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
             command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),
@@ -406,12 +409,14 @@ public final class CommandTable {
             }
         }
         CommandLog log = client.server().commandLog();
-        // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
-        // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
-        // with a write among them included.
-        if (log.failure() != null && (asLookedUp(command, argv).has(WRITE) || command.handler() == PING
+        // As Redis's processCommand: a failed BGSAVE (with save points and stop-writes-on-bgsave-error)
+        // or a failing AOF refuses writes (a write subcommand such as XGROUP CREATE or FUNCTION
+        // LOAD, and PING, so monitors notice), EXEC of a transaction with a write among them included.
+        String diskError = client.server().rdb().refusesWrites() ? PersistenceCommands.BGSAVE_FAILED
+                : log.failure() != null ? Errors.aofFailing(log.failure()) : null;
+        if (diskError != null && (asLookedUp(command, argv).has(WRITE) || command.handler() == PING
                 || execOfTransaction && transaction.hasWrites())) {
-            refuse(client, command, argv, Errors.aofFailing(log.failure()));
+            refuse(client, command, argv, diskError);
             return null;
         }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.

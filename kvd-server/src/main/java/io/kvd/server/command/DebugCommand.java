@@ -82,6 +82,7 @@ final class DebugCommand {
         int argc = argv.length;
         switch (sub) {
             case "help" -> help(client);
+            case "reload" -> PersistenceCommands.reload(client, argv);
             case "digest" -> {
                 requireArgc(argc == 2, argv);
                 client.reply().simpleString(new DatasetDigest().of(client.server().databases()));

@@ -5,6 +5,9 @@ import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
+import io.kvd.server.rdb.RdbFormatException;
+import io.kvd.server.rdb.RdbLoader;
+import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
@@ -12,6 +15,7 @@ import io.kvd.server.store.ActiveExpiryCycle;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -32,6 +36,7 @@ public final class ServerState {
     private final PubSub pubSub = new PubSub();
     private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
+    private final RdbPersistence rdb;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
     private final ErrorStats errorStats = new ErrorStats();
@@ -125,6 +130,7 @@ public final class ServerState {
         keyWatchers.blocked().logTo(commandLog);
         this.config = config;
         this.shutdown = shutdown;
+        this.rdb = new RdbPersistence(config, databases, this::functionLibraryCodes, () -> changingWrites, memory::used);
     }
 
     public Databases databases() {
@@ -174,6 +180,29 @@ public final class ServerState {
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
         pause.useTimer(timer);
+        rdb.useLoop(timer);
+    }
+
+    /** SAVE, BGSAVE and the save points: the snapshots of dir/dbfilename. */
+    public RdbPersistence rdb() {
+        return rdb;
+    }
+
+    /**
+     * Loads dir/dbfilename (at start, DEBUG RELOAD); its function libraries load as FUNCTION
+     * LOAD's do. {@code merge}: a key or library already present is replaced, not refused.
+     */
+    public RdbLoader.Result loadRdb(boolean merge) throws IOException {
+        RdbLoader loader = new RdbLoader(databases, merge, code -> {
+            try {
+                functions.load(code, merge, false);
+            } catch (CommandError e) {
+                throw new RdbFormatException("Failed loading library: " + e.getMessage());
+            }
+        }, System.currentTimeMillis());
+        RdbLoader.Result result = loader.load(rdb.file());
+        rdb.loaded(result);
+        return result;
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

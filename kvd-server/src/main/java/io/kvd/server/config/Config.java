@@ -135,7 +135,8 @@ public final class Config {
         define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
-        // Checked as Redis checks it; kvd writes no snapshot yet, so its default saves nothing.
+        // Save points (seconds changes ...), checked as Redis checks them. None by default, unlike
+        // Redis: kvd's default persistence is the AOF, which Redis's default leaves off.
         define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
         // Refused rather than ignored: a replica that silently served as a master would diverge.
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));

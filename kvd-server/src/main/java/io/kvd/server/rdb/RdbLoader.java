@@ -31,6 +31,7 @@ public final class RdbLoader {
     }
 
     private final Databases databases;
+    private final boolean merge;
     private final Consumer<byte[]> libraries;
     private final long nowMs;
 
@@ -39,7 +40,13 @@ public final class RdbLoader {
      *                  {@link RdbFormatException} if the code does not load
      */
     public RdbLoader(Databases databases, Consumer<byte[]> libraries, long nowMs) {
+        this(databases, false, libraries, nowMs);
+    }
+
+    /** @param merge a key already present is replaced (DEBUG RELOAD MERGE, Redis's RDBFLAGS_ALLOW_DUP) */
+    public RdbLoader(Databases databases, boolean merge, Consumer<byte[]> libraries, long nowMs) {
         this.databases = databases;
+        this.merge = merge;
         this.libraries = libraries;
         this.nowMs = nowMs;
     }
@@ -113,9 +120,12 @@ public final class RdbLoader {
                         log.warn("RDB has an empty key, skipped: {}", text(key));
                     } else if (deadline != Keyspace.PERSISTENT && deadline < nowMs) {
                         expired++;
-                    } else if (keyspace.exists(key)) {
+                    } else if (keyspace.exists(key) && !merge) {
                         throw new RdbFormatException("RDB has duplicated key '" + text(key) + "' in DB " + keyspace.index());
                     } else {
+                        if (merge) {
+                            keyspace.remove(key);
+                        }
                         StoredValues.store(keyspace, key, value, deadline);
                         keys++;
                     }

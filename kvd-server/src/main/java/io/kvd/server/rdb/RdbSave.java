@@ -3,6 +3,7 @@ package io.kvd.server.rdb;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.EncodingLimits;
+import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.KeyspaceSnapshot;
 import io.kvd.server.store.StreamGroup;
 import io.kvd.server.store.StreamId;
@@ -15,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +53,6 @@ public final class RdbSave {
     private static final long STEP_NANOS = 1_000_000;
     private static final int IDS_PER_CLOCK_READ = 16;
     private static final int MEMBERS_PER_BATCH = 1024;
-    /** SAVE writes its buffer out whenever it is full, checked after this many ids. */
-    private static final int FOREGROUND_IDS_PER_STEP = 256;
     private static final int CHUNK_BYTES = 256 * 1024;
     private static final int HAND_OFF_BYTES = CHUNK_BYTES - 32 * 1024;
     private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
@@ -106,18 +106,45 @@ public final class RdbSave {
         return dir.resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
     }
 
-    /** SAVE: the whole snapshot written now, on the calling (event loop) thread. */
+    /**
+     * SAVE: every key written now, on the calling (event loop) thread, which serves nothing
+     * meanwhile; so it needs no snapshot and runs beside an AOF rewrite's. Each database's keys
+     * are listed first: reading a value may step the table's rehash, which a walk must not see.
+     */
     public static void foreground(Options options, Databases databases) throws IOException {
-        RdbSave save = new RdbSave(options, databases);
-        try {
-            while (!save.snapshot.step(FOREGROUND_IDS_PER_STEP)) {
-                save.writeChunk();
+        Path temp = tempFile(options.target());
+        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            RdbWriter writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
+            writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
+            long crc = 0;
+            long keys = 0;
+            for (int db = 0; db < databases.count(); db++) {
+                Keyspace keyspace = databases.get(db);
+                List<byte[]> names = new ArrayList<>(keyspace.size());
+                keyspace.forEachKey(key -> names.add(key.clone()));
+                long size = keyspace.size();
+                long withDeadline = keyspace.sizeWithDeadline();
+                boolean first = true;
+                for (byte[] key : names) {
+                    long deadline = keyspace.deadline(key);
+                    if (deadline == Keyspace.MISSING) {
+                        continue;
+                    }
+                    writer.keyValue(db, size, withDeadline, first, key, StoredValues.read(keyspace, key), deadline);
+                    first = false;
+                    keys++;
+                    if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
+                        crc = write(out, writer.buffer(), crc);
+                        writer.buffer().clear();
+                    }
+                }
             }
-            save.snapshot.stop();
-            save.finish();
+            writer.end();
+            crc = write(out, writer.buffer(), crc);
+            finish(out, temp, options, crc, keys, System.nanoTime());
         } catch (IOException | RuntimeException e) {
-            save.snapshot.stop();
-            save.discard();
+            Files.deleteIfExists(temp);
             throw e;
         }
     }
@@ -185,7 +212,7 @@ public final class RdbSave {
             if (writeFailure != null) {
                 throw writeFailure;
             }
-            finish();
+            finish(out, temp, options, crc, keys, startNanos);
             ok = true;
         } catch (IOException e) {
             writeFailure = e;
@@ -217,7 +244,7 @@ public final class RdbSave {
         thread.execute(() -> {
             try {
                 if (writeFailure == null) {
-                    write(chunk);
+                    crc = write(out, chunk, crc);
                 }
             } catch (IOException e) {
                 writeFailure = e;
@@ -227,31 +254,21 @@ public final class RdbSave {
         });
     }
 
-    /** Foreground: the chunk written at once. */
-    private void writeChunk() throws IOException {
-        ByteBuf chunk = writer.buffer();
-        if (chunk.readableBytes() >= HAND_OFF_BYTES) {
-            write(chunk);
-            chunk.clear();
-        }
-    }
-
-    private void write(ByteBuf chunk) throws IOException {
-        crc = Crc64.update(crc, chunk.array(), chunk.arrayOffset() + chunk.readerIndex(),
+    /** Writes the chunk; returns the CRC-64 continued over it. */
+    private static long write(FileChannel out, ByteBuf chunk, long crc) throws IOException {
+        long updated = Crc64.update(crc, chunk.array(), chunk.arrayOffset() + chunk.readerIndex(),
                 chunk.arrayOffset() + chunk.writerIndex());
         ByteBuffer buffer = chunk.nioBuffer();
         while (buffer.hasRemaining()) {
             out.write(buffer);
         }
+        return updated;
     }
 
-    /** The rest, the CRC (0 with rdbchecksum off), force, rename, force the directory. */
-    private void finish() throws IOException {
-        if (thread == null) {
-            writer.end();
-            write(writer.buffer());
-        }
-        ByteBuffer footer = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    /** The CRC (0 with rdbchecksum off), force, rename over the target, force the directory. */
+    private static void finish(FileChannel out, Path temp, Options options, long crc, long keys, long startNanos)
+            throws IOException {
+        ByteBuffer footer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         footer.putLong(options.checksum() ? crc : 0).flip();
         while (footer.hasRemaining()) {
             out.write(footer);
