@@ -1,5 +1,6 @@
 package io.kvd.server.command;
 
+import io.kvd.server.config.Config;
 import io.kvd.server.rdb.RdbFormatException;
 import io.kvd.server.rdb.RdbLoader;
 import io.kvd.server.rdb.RdbValue;
@@ -30,7 +31,7 @@ final class DumpCommands {
             client.reply().nullBulk();
             return;
         }
-        boolean compression = "yes".equals(client.server().config().get("rdbcompression"));
+        boolean compression = "yes".equals(client.server().config().get(Config.RDBCOMPRESSION));
         client.reply().bulk(RdbWriter.dumpPayload(StoredValues.read(keyspace, argv[1]), keyspace.limits(), compression));
     }
 

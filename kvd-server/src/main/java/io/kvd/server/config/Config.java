@@ -59,6 +59,10 @@ public final class Config {
     public static final String STREAM_NODE_MAX_ENTRIES = "stream-node-max-entries";
     public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
     public static final String SAVE = "save";
+    public static final String DBFILENAME = "dbfilename";
+    public static final String RDBCOMPRESSION = "rdbcompression";
+    public static final String RDBCHECKSUM = "rdbchecksum";
+    public static final String STOP_WRITES_ON_BGSAVE_ERROR = "stop-writes-on-bgsave-error";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
     public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
@@ -94,7 +98,7 @@ public final class Config {
     /** The directives of {@link AcceptedDirectives}: read and shown, acting on nothing. */
     private static final Set<String> INERT = new HashSet<>();
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
-    private static final Set<String> PROTECTED = Set.of(DIR, "dbfilename");
+    private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
 
     static {
         ALIASES.put("hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES);
@@ -138,6 +142,12 @@ public final class Config {
         // Save points (seconds changes ...), checked as Redis checks them. None by default, unlike
         // Redis: kvd's default persistence is the AOF, which Redis's default leaves off.
         define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
+        // RDB snapshots: the file in dir, LZF-compressed strings, the CRC-64 at the end, and
+        // writes refused after a failed BGSAVE while save points are set.
+        define(new Directive(DBFILENAME, "dump.rdb", true, AcceptedDirectives::dbfilename, Directive.Form.STRING));
+        define(new Directive(RDBCOMPRESSION, "yes", true, Directive::yesNo));
+        define(new Directive(RDBCHECKSUM, "yes", false, Directive::yesNo));
+        define(new Directive(STOP_WRITES_ON_BGSAVE_ERROR, "yes", true, Directive::yesNo));
         // Refused rather than ignored: a replica that silently served as a master would diverge.
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));

@@ -66,11 +66,11 @@ public final class RdbPersistence {
 
     /** dir/dbfilename. */
     public Path file() {
-        return config.dir().resolve(config.get("dbfilename"));
+        return config.dir().resolve(config.get(Config.DBFILENAME));
     }
 
     private RdbSave.Options options() {
-        return new RdbSave.Options(file(), databases.limits(), yes("rdbcompression"), yes("rdbchecksum"),
+        return new RdbSave.Options(file(), databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
                 usedMemory.getAsLong(), libraries.get());
     }
 
@@ -117,23 +117,26 @@ public final class RdbPersistence {
             }
             return Start.OTHER_SNAPSHOT_RUNNING;
         }
-        return startBackground() ? Start.STARTED : Start.ALREADY_RUNNING;
+        startBackground();
+        return Start.STARTED;
     }
 
-    private boolean startBackground() {
+    /**
+     * Starts a BGSAVE. A file that cannot even be created fails it at once, as a Redis child
+     * that cannot open its file fails after BGSAVE answered: logged, and reported as the last status.
+     */
+    private void startBackground() {
         long now = System.currentTimeMillis();
         lastTryMs = now;
         saves++;
+        changesAtStart = changes.getAsLong();
+        runningStartedMs = now;
         try {
-            changesAtStart = changes.getAsLong();
-            runningStartedMs = now;
             running = RdbSave.background(options(), databases, loop, this::ended);
             log.info("Background saving started");
-            return true;
         } catch (IOException e) {
-            log.warn("Can't save in background: {}", e.toString());
-            lastBgsaveOk = false;
-            return false;
+            log.warn("Background saving error: can't create the file: {}", e.toString());
+            ended(false);
         }
     }
 
@@ -186,7 +189,7 @@ public final class RdbPersistence {
 
     /** The {@code save} directive's pairs, seconds then changes. */
     private long[] savePoints() {
-        String value = config.get("save");
+        String value = config.get(Config.SAVE);
         if (value == null || value.isBlank()) {
             return new long[0];
         }
@@ -204,7 +207,7 @@ public final class RdbPersistence {
 
     /** Redis's writeCommandsDeniedByDiskError for RDB: a failed BGSAVE with save points and stop-writes-on-bgsave-error. */
     public boolean refusesWrites() {
-        return !lastBgsaveOk && yes("stop-writes-on-bgsave-error") && hasSavePoints();
+        return !lastBgsaveOk && yes(Config.STOP_WRITES_ON_BGSAVE_ERROR) && hasSavePoints();
     }
 
     /** Shutdown: a running BGSAVE is abandoned, its temporary file deleted (Redis kills its child). */
