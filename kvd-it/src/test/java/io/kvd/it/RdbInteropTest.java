@@ -69,6 +69,62 @@ class RdbInteropTest {
         assertRedisLoads(kvdDir.resolve("dump.rdb"), expected);
     }
 
+    @Test
+    void aFailedBgsaveWithSavePointsRefusesWritesUntilASaveSucceeds() throws Exception {
+        Path dir = WorkDir.create("kvd-rdb");
+        try (KvdProcess kvd = KvdProcess.startIn(dir, "--appendonly", "no");
+             RespConnection c = RespConnection.open(kvd.port())) {
+            c.call("SET", "k", "v");
+            // The temporary file's name taken by a directory: the save cannot create it.
+            Path blocker = Files.createDirectory(dir.resolve("temp-" + kvd.pid() + ".rdb"));
+            assertThat(c.call("BGSAVE")).isEqualTo("+Background saving started\r\n");
+            Poll.until(Duration.ofSeconds(30), "the failed save",
+                    () -> call(c, "INFO", "persistence").contains("rdb_last_bgsave_status:err\r\n") ? true : null);
+            // Without save points a failed BGSAVE refuses nothing, as in Redis.
+            assertThat(c.call("SET", "k", "w")).isEqualTo("+OK\r\n");
+            c.call("CONFIG", "SET", "save", "3600 1");
+            String misconf = "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist "
+                    + "to disk. Commands that may modify the data set are disabled, because this instance is configured "
+                    + "to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). "
+                    + "Please check the Redis logs for details about the RDB error.\r\n";
+            assertThat(c.call("SET", "k", "x")).isEqualTo(misconf);
+            assertThat(c.call("PING")).isEqualTo(misconf);
+            assertThat(c.call("GET", "k")).isEqualTo("$1\r\nw\r\n");
+            Files.delete(blocker);
+            assertThat(c.call("SAVE")).isEqualTo("+OK\r\n");
+            assertThat(c.call("SET", "k", "y")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    @Test
+    void savePointsSaveInTheBackgroundAndShutdownSavesTheRest() throws Exception {
+        Path dir = WorkDir.create("kvd-rdb");
+        try (KvdProcess kvd = KvdProcess.startIn(dir, "--appendonly", "no", "--save", "1 2");
+             RespConnection c = RespConnection.open(kvd.port())) {
+            c.call("SET", "a", "1");
+            c.call("SET", "b", "2");
+            Poll.until(Duration.ofSeconds(30), "the save point's BGSAVE",
+                    () -> call(c, "INFO", "persistence").contains("rdb_saves:1\r\n") ? true : null);
+            Poll.until(Duration.ofSeconds(30), "its end",
+                    () -> call(c, "INFO", "persistence").contains("rdb_bgsave_in_progress:0\r\n") ? true : null);
+            c.call("SET", "c", "3");
+            c.send("SHUTDOWN".getBytes(StandardCharsets.US_ASCII));
+            Poll.until(Duration.ofSeconds(30), "the shutdown", () -> isClosed(c) ? true : null);
+        }
+        try (KvdProcess kvd = KvdProcess.startIn(dir, "--appendonly", "no");
+             RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(c.call("MGET", "a", "b", "c")).isEqualTo("*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+        }
+    }
+
+    private static boolean isClosed(RespConnection c) {
+        try {
+            return c.isClosedByServer();
+        } catch (java.io.IOException e) {
+            return true;
+        }
+    }
+
     private static void assertRedisLoads(Path file, Map<String, String> expected) throws Exception {
         Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-rdb", file.toString());
         assertThat(check.exitCode()).as(check.toString()).isZero();
