@@ -36,10 +36,18 @@ final class ServerCommands {
         client.reply().ok();
     }
 
-    /** FLUSHALL [ASYNC|SYNC]: every database, as FLUSHDB. */
+    /**
+     * FLUSHALL [ASYNC|SYNC]: every database, as FLUSHDB. As Redis's flushallCommand, a running
+     * BGSAVE is abandoned (its data is gone) and, with save points set, the empty dataset saved.
+     */
     static void flushall(Client client, byte[][] argv) {
         checkFlushMode(argv);
         client.server().databases().clear();
+        RdbPersistence rdb = client.server().rdb();
+        rdb.close();
+        if (rdb.hasSavePoints()) {
+            rdb.save();
+        }
         client.reply().ok();
     }
 

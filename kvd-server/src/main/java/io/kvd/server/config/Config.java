@@ -63,6 +63,7 @@ public final class Config {
     public static final String RDBCOMPRESSION = "rdbcompression";
     public static final String RDBCHECKSUM = "rdbchecksum";
     public static final String STOP_WRITES_ON_BGSAVE_ERROR = "stop-writes-on-bgsave-error";
+    public static final String RDB_KEY_SAVE_DELAY = "rdb-key-save-delay";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
     public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
@@ -148,6 +149,8 @@ public final class Config {
         define(new Directive(RDBCOMPRESSION, "yes", true, Directive::yesNo));
         define(new Directive(RDBCHECKSUM, "yes", false, Directive::yesNo));
         define(new Directive(STOP_WRITES_ON_BGSAVE_ERROR, "yes", true, Directive::yesNo));
+        // Redis's test knob: a BGSAVE writes at most one key per this many microseconds (0: no pause).
+        define(new Directive(RDB_KEY_SAVE_DELAY, "0", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // Refused rather than ignored: a replica that silently served as a master would diverge.
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));

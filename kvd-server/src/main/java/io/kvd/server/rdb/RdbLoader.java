@@ -145,7 +145,8 @@ public final class RdbLoader {
         if (stored == 0) {
             log.warn("RDB file was saved with checksum disabled: no check performed.");
         } else if (stored != expected) {
-            throw new RdbFormatException(String.format("Wrong RDB checksum expected: (%x) got: (%x)", stored, expected));
+            throw new RdbFormatException(String.format("Wrong RDB checksum expected: (%x) got: (%x): RDB CRC error",
+                    stored, expected));
         }
     }
 

@@ -38,6 +38,7 @@ public final class RdbPersistence {
     private long runningStartedMs;
     private long changesAtStart;
     private boolean scheduled;
+    private boolean aborting;
     private final List<Runnable> whenIdle = new ArrayList<>();
     private long changesAtLastSave;
     private long lastSaveMs = System.currentTimeMillis();
@@ -71,7 +72,7 @@ public final class RdbPersistence {
 
     private RdbSave.Options options() {
         return new RdbSave.Options(file(), databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
-                usedMemory.getAsLong(), libraries.get());
+                usedMemory.getAsLong(), libraries.get(), Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)));
     }
 
     private boolean yes(String directive) {
@@ -146,7 +147,7 @@ public final class RdbPersistence {
         if (succeeded) {
             log.info("Background saving terminated with success");
             saved(changesAtStart);
-        } else {
+        } else if (!aborting) {
             lastBgsaveOk = false;
         }
         List<Runnable> waiting = new ArrayList<>(whenIdle);
@@ -210,10 +211,15 @@ public final class RdbPersistence {
         return !lastBgsaveOk && yes(Config.STOP_WRITES_ON_BGSAVE_ERROR) && hasSavePoints();
     }
 
-    /** Shutdown: a running BGSAVE is abandoned, its temporary file deleted (Redis kills its child). */
+    /**
+     * Shutdown and FLUSHALL: a running BGSAVE is abandoned, its temporary file deleted, and the
+     * last status kept (Redis kills its child with SIGUSR1, which it does not count as a failure).
+     */
     public void close() {
         if (running != null) {
+            aborting = true;
             running.abort();
+            aborting = false;
         }
     }
 

@@ -59,8 +59,9 @@ public final class RdbSave {
     private static final long WAIT_MICROS = 500;
 
     /** What a save is told at its start. */
+    /** @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds */
     public record Options(Path target, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
-                          List<byte[]> libraries) {
+                          List<byte[]> libraries, long keySaveDelayMicros) {
     }
 
     private final Options options;
@@ -112,9 +113,12 @@ public final class RdbSave {
      * are listed first: reading a value may step the table's rehash, which a walk must not see.
      */
     public static void foreground(Options options, Databases databases) throws IOException {
+        long startNanos = System.nanoTime();
         Path temp = tempFile(options.target());
-        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        // Opened before the try: a file that could not be created is not ours to delete.
+        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        try (FileChannel out = channel) {
             RdbWriter writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
             writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
             long crc = 0;
@@ -142,7 +146,7 @@ public final class RdbSave {
             }
             writer.end();
             crc = write(out, writer.buffer(), crc);
-            finish(out, temp, options, crc, keys, System.nanoTime());
+            finish(out, temp, options, crc, keys, startNanos);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
@@ -185,7 +189,7 @@ public final class RdbSave {
         }
         if (!snapshot.done()) {
             long deadline = System.nanoTime() + STEP_NANOS;
-            while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !snapshot.step(IDS_PER_CLOCK_READ)) {
+            while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.step(IDS_PER_CLOCK_READ)) {
                 if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
                     handOff();
                 }
@@ -203,6 +207,15 @@ public final class RdbSave {
             handOff();
             thread.execute(this::finishOnThread);
         }
+    }
+
+    /**
+     * rdb-key-save-delay: ahead of one key per delay since the start, the walk waits. Redis's
+     * child sleeps after each key; here the loop must not, so the walk is paced instead.
+     */
+    private boolean delayed() {
+        long delay = options.keySaveDelayMicros();
+        return delay > 0 && keys * delay > (System.nanoTime() - startNanos) / 1000;
     }
 
     /** On the writer thread, after every chunk: the checksum, force, rename; then back to the loop. */
