@@ -100,6 +100,8 @@ public final class Config {
     private static final Set<String> INERT = new HashSet<>();
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
     private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
+    /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
+    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY);
 
     static {
         ALIASES.put("hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES);
@@ -277,6 +279,10 @@ public final class Config {
     }
 
     /** Whether CONFIG SET refuses {@code name} as Redis refuses a protected config (enable-protected-configs no). */
+    public static boolean isHidden(String name) {
+        return HIDDEN.contains(name);
+    }
+
     public static boolean isProtected(String name) {
         return PROTECTED.contains(name);
     }

@@ -58,8 +58,11 @@ public final class RdbSave {
     private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
     private static final long WAIT_MICROS = 500;
 
-    /** What a save is told at its start. */
-    /** @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds */
+    /**
+     * What a save is told at its start.
+     *
+     * @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds
+     */
     public record Options(Path target, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
                           List<byte[]> libraries, long keySaveDelayMicros) {
     }
