@@ -114,7 +114,7 @@ class AofInteropTest {
             List.of("SWAPDB", "5", "6"),
             List.of("SELECT", "0"));
     /** The keys each database may hold after {@link #WRITES}. */
-    private static final Map<Integer, List<String>> KEYS = Map.of(
+    static final Map<Integer, List<String>> KEYS = Map.of(
             0, List.of("plain", "ex", "nx", "setex", "counter", "float", "expiring", "gone", "past", "m1", "m2",
                     "renamed", "hash", "bighash", "set", "ints", "popped", "bigset", "list", "moved", "biglist",
                     "zset", "bigzset", "tx1", "txhash", "tx2", "stream", "emptied", "bigstream"),
@@ -151,7 +151,8 @@ class AofInteropTest {
         return command;
     }
 
-    private static void write(int port) throws Exception {
+    /** Runs every write of {@link #WRITES} and the big stream's (the RDB interop test's too). */
+    static void write(int port) throws Exception {
         try (RespConnection c = RespConnection.open(port)) {
             for (List<String> command : WRITES) {
                 c.call(command.toArray(String[]::new));
@@ -176,7 +177,7 @@ class AofInteropTest {
      * database: a hash and a set through replies whose order does not depend on the encoding, a
      * list and a sorted set whole, in their order.
      */
-    private static Map<String, String> contents(int port) throws Exception {
+    static Map<String, String> contents(int port) throws Exception {
         Map<String, String> contents = new LinkedHashMap<>();
         try (RespConnection c = RespConnection.open(port)) {
             for (int db : new TreeSet<>(KEYS.keySet())) {
@@ -363,7 +364,7 @@ class AofInteropTest {
                 + c.call("ZRANGE", "z", "0", "-1", "WITHSCORES");
     }
 
-    private static String call(RespConnection c, String... args) {
+    static String call(RespConnection c, String... args) {
         try {
             return c.call(args);
         } catch (IOException e) {

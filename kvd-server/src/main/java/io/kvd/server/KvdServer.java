@@ -12,6 +12,8 @@ import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.IoErrors;
+import io.kvd.server.rdb.RdbFormatException;
+import io.kvd.server.rdb.RdbLoader;
 import io.kvd.server.scripting.LuaEngines;
 import io.kvd.server.store.Databases;
 import io.netty.bootstrap.ServerBootstrap;
@@ -133,6 +135,7 @@ public final class KvdServer implements AutoCloseable {
             return;
         }
         loop.execute(() -> {
+            state.rdb().close();
             if (cron != null) {
                 cron.cancel(false);
             }
@@ -285,6 +288,8 @@ public final class KvdServer implements AutoCloseable {
         AofRewriter.deleteLeftover(config.appendFile());
         if (config.appendonly()) {
             loadAof();
+        } else {
+            loadRdb();
         }
         rewriter = new AofRewriter(config, state, aof, loop);
     }
@@ -364,6 +369,44 @@ public final class KvdServer implements AutoCloseable {
                 loaded.readerCpuNanos() / 1_000_000, state.databases().size(), expired);
     }
 
+    /**
+     * As Redis with appendonly off: dir/dbfilename, if there is one, is the dataset. A file that
+     * does not load stops the start: kvd never serves an empty dataset over one it could not read.
+     */
+    private void loadRdb() throws IOException {
+        Path file = state.rdb().file();
+        if (!Files.exists(file)) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            RdbLoader.Result loaded = state.loadRdb(false);
+            log.info("DB loaded from disk: {} keys ({} expired skipped) in {} ms", loaded.keys(), loaded.expired(),
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (RdbFormatException e) {
+            throw new IllegalStateException("Fatal error loading the DB " + file + ": " + e.getMessage()
+                    + ". Exiting.", e);
+        }
+    }
+
+    /**
+     * SIGTERM and SIGINT: as Redis's prepareForShutdown, a running BGSAVE is abandoned and, with
+     * save points set, the final snapshot written first; if it fails the server keeps running.
+     */
+    public void stopAfterFinalSave() {
+        loop.execute(() -> {
+            state.rdb().close();
+            if (state.rdb().hasSavePoints()) {
+                log.info("Saving the final RDB snapshot before exiting.");
+                if (!state.rdb().save()) {
+                    log.warn("Error trying to save the DB, can't exit.");
+                    return;
+                }
+            }
+            closeAsync();
+        });
+    }
+
     private static long perRecord(long nanos, long records) {
         return records == 0 ? 0 : nanos / records;
     }
@@ -410,6 +453,7 @@ public final class KvdServer implements AutoCloseable {
             }
             flush.commitFromCron();
             rewriter.cron(now);
+            state.rdb().cron(now);
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 

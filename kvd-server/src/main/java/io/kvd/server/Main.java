@@ -71,7 +71,7 @@ public final class Main {
             stopRequested.set(true);
             KvdServer started = running.get();
             if (started != null) {
-                started.close();
+                started.stopAfterFinalSave();
             }
         };
         Signal.handle(new Signal("TERM"), s -> stop.run());
@@ -87,7 +87,7 @@ public final class Main {
         running.set(server);
         Daemon.announceReady();
         if (stopRequested.get()) {
-            server.close();
+            server.stopAfterFinalSave();
         }
         server.closed().join();
         System.exit(0);

@@ -174,7 +174,11 @@ public final class ConfigCommand {
 
     private static List<String> names() {
         List<String> names = new ArrayList<>();
-        Config.directives().forEach(d -> names.add(d.name()));
+        Config.directives().forEach(d -> {
+            if (!Config.isHidden(d.name())) {
+                names.add(d.name());
+            }
+        });
         names.addAll(Config.aliases());
         return names;
     }

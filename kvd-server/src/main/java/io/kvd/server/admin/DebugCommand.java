@@ -86,6 +86,7 @@ public final class DebugCommand {
         int argc = argv.length;
         switch (sub) {
             case "help" -> help(client);
+            case "reload" -> PersistenceCommands.reload(client, argv);
             case "digest" -> {
                 requireArgc(argc == 2, argv);
                 client.reply().simpleString(new DatasetDigest().of(client.server().databases()));

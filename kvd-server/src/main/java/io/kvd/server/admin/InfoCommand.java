@@ -10,6 +10,7 @@ import io.kvd.server.config.Directive;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.protocol.Args;
+import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
@@ -204,27 +205,37 @@ public final class InfoCommand {
     }
 
     /**
-     * Redis's AOF fields; the file's own (size, buffer, fsync) only while the AOF is on, as Redis.
-     * The RDB fields are what Redis reports with no snapshot ever taken ({@code save ""}): every
-     * change since start unsaved, the start as the last save, no save run.
+     * Redis's RDB and AOF fields; the AOF file's own (size, buffer, fsync) only while the AOF is
+     * on, as Redis. kvd forks no child, so the copy-on-write figures stay 0.
      */
     private static void persistence(ServerState server, Section s) {
         CommandLog log = server.commandLog();
         AofRewriteStatus rewrite = server.aofRewrite();
+        RdbPersistence rdb = server.rdb();
+        long now = System.currentTimeMillis();
         s.field("loading", 0)
                 .field("async_loading", 0)
-                .field("rdb_changes_since_last_save", server.changingWrites())
-                .field("rdb_bgsave_in_progress", 0)
-                .field("rdb_last_save_time", server.startedAtMs() / 1000)
-                .field("rdb_last_bgsave_status", "ok")
-                .field("rdb_last_bgsave_time_sec", -1)
-                .field("rdb_current_bgsave_time_sec", -1)
-                .field("rdb_saves", 0)
+                .field("current_cow_peak", 0)
+                .field("current_cow_size", 0)
+                .field("current_cow_size_age", 0)
+                .field("current_fork_perc", "0.00")
+                .field("current_save_keys_processed", 0)
+                .field("current_save_keys_total", 0)
+                .field("rdb_changes_since_last_save", rdb.changesSinceLastSave())
+                .field("rdb_bgsave_in_progress", rdb.inProgress() ? 1 : 0)
+                .field("rdb_last_save_time", rdb.lastSaveSeconds())
+                .field("rdb_last_bgsave_status", rdb.lastBgsaveOk() ? "ok" : "err")
+                .field("rdb_last_bgsave_time_sec", rdb.lastBgsaveSeconds())
+                .field("rdb_current_bgsave_time_sec", rdb.currentBgsaveSeconds(now))
+                .field("rdb_saves", rdb.saves())
+                .field("rdb_last_cow_size", 0)
+                .field("rdb_last_load_keys_expired", rdb.lastLoadExpired())
+                .field("rdb_last_load_keys_loaded", rdb.lastLoadKeys())
                 .field("aof_enabled", log.isEnabled() ? 1 : 0)
                 .field("aof_rewrite_in_progress", rewrite.inProgress() ? 1 : 0)
                 .field("aof_rewrite_scheduled", 0)
                 .field("aof_last_rewrite_time_sec", rewrite.lastDurationSec())
-                .field("aof_current_rewrite_time_sec", rewrite.currentDurationSec(System.currentTimeMillis()))
+                .field("aof_current_rewrite_time_sec", rewrite.currentDurationSec(now))
                 .field("aof_last_bgrewrite_status", rewrite.lastSucceeded() ? "ok" : "err")
                 .field("aof_rewrites", rewrite.rewrites())
                 .field("aof_rewrites_consecutive_failures", rewrite.consecutiveFailures())

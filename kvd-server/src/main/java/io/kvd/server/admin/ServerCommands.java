@@ -5,6 +5,7 @@ import io.kvd.server.client.Client;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
+import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.store.Databases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,10 +41,18 @@ public final class ServerCommands {
         client.reply().ok();
     }
 
-    /** FLUSHALL [ASYNC|SYNC]: every database, as FLUSHDB. */
+    /**
+     * FLUSHALL [ASYNC|SYNC]: every database, as FLUSHDB. As Redis's flushallCommand, a running
+     * BGSAVE is abandoned (its data is gone) and, with save points set, the empty dataset saved.
+     */
     public static void flushall(Client client, byte[][] argv) {
         checkFlushMode(argv);
         client.server().databases().clear();
+        RdbPersistence rdb = client.server().rdb();
+        rdb.close();
+        if (rdb.hasSavePoints()) {
+            rdb.save();
+        }
         client.reply().ok();
     }
 
@@ -71,9 +80,8 @@ public final class ServerCommands {
     /**
      * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT], as Redis 7.0's shutdownCommand: no reply when it
      * succeeds; the connection closes with the server. No shutdown ever waits for replicas, so
-     * ABORT finds none in progress. kvd writes no RDB yet: an explicit SAVE is a save that failed,
-     * which Redis's finishShutdown refuses to exit on unless FORCE; save points alone are inert,
-     * as everywhere in kvd, so a plain SHUTDOWN stops.
+     * ABORT finds none in progress. With save points set (and no NOSAVE), or SAVE, the final
+     * snapshot is written first; if it fails the server stays up unless FORCE.
      */
     public static void shutdown(Client client, byte[][] argv) {
         boolean save = false;
@@ -108,15 +116,20 @@ public final class ServerCommands {
             throw new CommandError(busy);
         }
         log.warn("User requested shutdown...");
-        if (save) {
+        RdbPersistence rdb = client.server().rdb();
+        // As Redis's prepareForShutdown: a running BGSAVE is abandoned, then with save points
+        // (unless NOSAVE) or SAVE the final snapshot is written, or the shutdown refused unless FORCE.
+        rdb.close();
+        if (save || rdb.hasSavePoints() && !nosave) {
             log.info("Saving the final RDB snapshot before exiting.");
-            log.warn("kvd writes no RDB snapshot yet");
-            if (!force) {
-                log.warn("Error trying to save the DB, can't exit.");
-                log.warn("Errors trying to shut down the server. Check the logs for more information.");
-                throw new CommandError("ERR Errors trying to SHUTDOWN. Check logs.");
+            if (!rdb.save()) {
+                if (!force) {
+                    log.warn("Error trying to save the DB, can't exit.");
+                    log.warn("Errors trying to shut down the server. Check the logs for more information.");
+                    throw new CommandError("ERR Errors trying to SHUTDOWN. Check logs.");
+                }
+                log.warn("Error trying to save the DB. Exit anyway.");
             }
-            log.warn("Error trying to save the DB. Exit anyway.");
         }
         client.server().shutdown();
     }
@@ -130,6 +143,13 @@ public final class ServerCommands {
         AofRewriteStatus rewrite = client.server().aofRewrite();
         if (rewrite.inProgress()) {
             throw new CommandError("ERR Background append only file rewriting already in progress");
+        }
+        // As Redis with a child running: the rewrite starts once the BGSAVE ended.
+        RdbPersistence rdb = client.server().rdb();
+        if (rdb.inProgress()) {
+            rdb.whenIdle(rewrite::start);
+            client.reply().simpleString("Background append only file rewriting scheduled");
+            return;
         }
         if (!rewrite.start()) {
             throw new CommandError("ERR Can't execute an AOF background rewriting. "

@@ -50,7 +50,8 @@ public final class AofRewriter {
 
     /** Starts a rewrite; false (logged) if none could start. */
     public boolean start() {
-        if (running != null || state.aofRewrite().inProgress()) {
+        // One snapshot at a time: BGREWRITEAOF waits for a BGSAVE (state.rdb().whenIdle), the cron retries.
+        if (running != null || state.aofRewrite().inProgress() || state.databases().snapshotRunning()) {
             return false;
         }
         long now = System.currentTimeMillis();

@@ -10,6 +10,7 @@ import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
+import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
 
@@ -109,12 +110,14 @@ public final class Dispatcher {
             }
         }
         CommandLog log = client.server().commandLog();
-        // As Redis's processCommand: a failing AOF refuses writes (a write subcommand such as
-        // XGROUP CREATE or FUNCTION LOAD, and PING, so monitors notice), EXEC of a transaction
-        // with a write among them included.
-        if (log.failure() != null && (command.lookedUp(argv).has(WRITE) || command.name().equals("ping")
+        // As Redis's processCommand: a failed BGSAVE (with save points and stop-writes-on-bgsave-error)
+        // or a failing AOF refuses writes (a write subcommand such as XGROUP CREATE or FUNCTION
+        // LOAD, and PING, so monitors notice), EXEC of a transaction with a write among them included.
+        String diskError = client.server().rdb().refusesWrites() ? RdbPersistence.BGSAVE_FAILED
+                : log.failure() != null ? Errors.aofFailing(log.failure()) : null;
+        if (diskError != null && (command.lookedUp(argv).has(WRITE) || command.name().equals("ping")
                 || execOfTransaction && transaction.hasWrites())) {
-            refuse(client, command, argv, Errors.aofFailing(log.failure()));
+            refuse(client, command, argv, diskError);
             return null;
         }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.

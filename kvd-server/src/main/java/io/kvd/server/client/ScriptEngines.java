@@ -33,6 +33,15 @@ public interface ScriptEngines {
 
     int libraryCount();
 
+    /**
+     * Loads a function library as FUNCTION LOAD does ({@code replace}: REPLACE), for a snapshot's
+     * libraries; Redis's errors as a CommandError.
+     */
+    void loadFunctionLibrary(byte[] code, boolean replace);
+
+    /** Drops every function library, as FUNCTION FLUSH (DEBUG RELOAD before it loads the file's). */
+    void flushFunctions();
+
     /** Each function library's code, in load order: an AOF rewrite writes a FUNCTION LOAD of each first. */
     List<byte[]> functionLibraryCodes();
 

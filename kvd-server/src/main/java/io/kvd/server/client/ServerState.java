@@ -8,14 +8,19 @@ import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.propagate.CommandLog;
+import io.kvd.server.protocol.CommandError;
 import io.kvd.server.pubsub.KeyspaceEvents;
 import io.kvd.server.pubsub.PubSub;
+import io.kvd.server.rdb.RdbFormatException;
+import io.kvd.server.rdb.RdbLoader;
+import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -36,6 +41,7 @@ public final class ServerState {
     private final PubSub pubSub = new PubSub();
     private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
+    private final RdbPersistence rdb;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Stats stats = new Stats();
     private final ErrorStats errorStats = new ErrorStats();
@@ -135,6 +141,8 @@ public final class ServerState {
         this.config = config;
         this.shutdown = shutdown;
         this.scripting = scripting.apply(this);
+        this.rdb = new RdbPersistence(config, databases, this.scripting::functionLibraryCodes, () -> changingWrites,
+                memory::used);
     }
 
     public Databases databases() {
@@ -190,6 +198,29 @@ public final class ServerState {
         keyWatchers.blocked().useTimer(timer);
         pause.useTimer(timer);
         eviction.useExecutor(timer);
+        rdb.useLoop(timer);
+    }
+
+    /** SAVE, BGSAVE and the save points: the snapshots of dir/dbfilename. */
+    public RdbPersistence rdb() {
+        return rdb;
+    }
+
+    /**
+     * Loads dir/dbfilename (at start, DEBUG RELOAD); its function libraries load as FUNCTION
+     * LOAD's do. {@code merge}: a key or library already present is replaced, not refused.
+     */
+    public RdbLoader.Result loadRdb(boolean merge) throws IOException {
+        RdbLoader loader = new RdbLoader(databases, merge, code -> {
+            try {
+                scripting.loadFunctionLibrary(code, merge);
+            } catch (CommandError e) {
+                throw new RdbFormatException("Failed loading library: " + e.getMessage());
+            }
+        }, System.currentTimeMillis());
+        RdbLoader.Result result = loader.load(rdb.file());
+        rdb.loaded(result);
+        return result;
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

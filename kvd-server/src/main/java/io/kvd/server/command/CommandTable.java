@@ -8,6 +8,7 @@ import io.kvd.server.admin.InfoCommand;
 import io.kvd.server.admin.LatencyCommand;
 import io.kvd.server.admin.LolwutCommand;
 import io.kvd.server.admin.MemoryCommand;
+import io.kvd.server.admin.PersistenceCommands;
 import io.kvd.server.admin.ServerCommands;
 import io.kvd.server.admin.SlowlogCommand;
 import io.kvd.server.client.Client;
@@ -269,6 +270,8 @@ public final class CommandTable {
             command("randomkey", 1, flags(READONLY), 0, 0, 0, KeyCommands::randomkey),
             command("move", 3, flags(WRITE, FAST), 1, 1, 1, KeyCommands::move),
             command("copy", -3, flags(WRITE, DENYOOM), 1, 2, 1, KeyCommands::copy),
+            command("dump", 2, flags(READONLY), 1, 1, 1, DumpCommands::dump),
+            command("restore", -4, flags(WRITE, DENYOOM), 1, 1, 1, DumpCommands::restore),
             command("object", -2, flags(), 0, 0, 0, ObjectCommand::object),
             command("memory", -2, flags(), 0, 0, 0, MemoryCommand::memory),
 
@@ -291,6 +294,9 @@ public final class CommandTable {
             command("swapdb", 3, flags(WRITE, FAST), 0, 0, 0, ServerCommands::swapdb),
             command("shutdown", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY), 0, 0, 0, ServerCommands::shutdown),
             command("info", -1, flags(LOADING, STALE), 0, 0, 0, InfoCommand::info),
+            command("save", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI), 0, 0, 0, PersistenceCommands::save),
+            command("bgsave", -1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, PersistenceCommands::bgsave),
+            command("lastsave", 1, flags(LOADING, STALE, FAST), 0, 0, 0, PersistenceCommands::lastsave),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
             command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),

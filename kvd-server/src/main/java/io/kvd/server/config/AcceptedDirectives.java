@@ -29,13 +29,10 @@ final class AcceptedDirectives {
     static void defineAll(Consumer<Directive> define, BiConsumer<String, String> alias) {
         Table t = new Table(define, alias);
         // Booleans
-        t.bool("rdbchecksum", false, "yes");
         t.bool("io-threads-do-reads", false, "no");
         t.bool("always-show-logo", false, "no");
-        t.bool("rdbcompression", true, "yes");
         t.bool("rdb-del-sync-files", true, "no");
         t.bool("activerehashing", true, "yes");
-        t.bool("stop-writes-on-bgsave-error", true, "yes");
         t.bool("set-proc-title", false, "yes");
         t.bool("dynamic-hz", true, "yes");
         t.bool("lazyfree-lazy-eviction", true, "no");
@@ -80,7 +77,6 @@ final class AcceptedDirectives {
         t.optionalString("masterauth", true);
         t.optionalString("cluster-announce-hostname", true);
         t.string("syslog-ident", false, "redis");
-        t.directive("dbfilename", true, "dump.rdb", AcceptedDirectives::dbfilename, Directive.Form.STRING);
         t.string("appenddirname", false, "appendonlydir");
         t.optionalString("server_cpulist", false);
         t.optionalString("bio_cpulist", false);
@@ -156,7 +152,7 @@ final class AcceptedDirectives {
     }
 
     /** Redis's isValidDBfilename: a file name inside dir. */
-    private static String dbfilename(List<String> words) {
+    static String dbfilename(List<String> words) {
         String name = Directive.single(words);
         if (name.contains("/")) {
             throw new IllegalArgumentException("dbfilename can't be a path, just a filename");

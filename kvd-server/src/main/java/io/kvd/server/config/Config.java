@@ -59,6 +59,11 @@ public final class Config {
     public static final String STREAM_NODE_MAX_ENTRIES = "stream-node-max-entries";
     public static final String BUSY_REPLY_THRESHOLD = "busy-reply-threshold";
     public static final String SAVE = "save";
+    public static final String DBFILENAME = "dbfilename";
+    public static final String RDBCOMPRESSION = "rdbcompression";
+    public static final String RDBCHECKSUM = "rdbchecksum";
+    public static final String STOP_WRITES_ON_BGSAVE_ERROR = "stop-writes-on-bgsave-error";
+    public static final String RDB_KEY_SAVE_DELAY = "rdb-key-save-delay";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
     public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
@@ -100,7 +105,9 @@ public final class Config {
     /** The directives of {@link AcceptedDirectives}: read and shown, acting on nothing. */
     private static final Set<String> INERT = new HashSet<>();
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
-    private static final Set<String> PROTECTED = Set.of(DIR, "dbfilename");
+    private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
+    /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
+    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY);
 
     static {
         ALIASES.put("hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES);
@@ -141,8 +148,17 @@ public final class Config {
         define(new Directive(HLL_SPARSE_MAX_BYTES, "3000", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_BYTES, "4096", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
         define(new Directive(STREAM_NODE_MAX_ENTRIES, "100", true, Directive.integer(0, Long.MAX_VALUE)));
-        // Checked as Redis checks it; kvd writes no snapshot yet, so its default saves nothing.
+        // Save points (seconds changes ...), checked as Redis checks them. None by default, unlike
+        // Redis: kvd's default persistence is the AOF, which Redis's default leaves off.
         define(new Directive(SAVE, "\"\"", true, Directive::savePoints));
+        // RDB snapshots: the file in dir, LZF-compressed strings, the CRC-64 at the end, and
+        // writes refused after a failed BGSAVE while save points are set.
+        define(new Directive(DBFILENAME, "dump.rdb", true, AcceptedDirectives::dbfilename, Directive.Form.STRING));
+        define(new Directive(RDBCOMPRESSION, "yes", true, Directive::yesNo));
+        define(new Directive(RDBCHECKSUM, "yes", false, Directive::yesNo));
+        define(new Directive(STOP_WRITES_ON_BGSAVE_ERROR, "yes", true, Directive::yesNo));
+        // Redis's test knob: a BGSAVE writes at most one key per this many microseconds (0: no pause).
+        define(new Directive(RDB_KEY_SAVE_DELAY, "0", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // Refused rather than ignored: a replica that silently served as a master would diverge.
         define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
@@ -273,6 +289,10 @@ public final class Config {
     }
 
     /** Whether CONFIG SET refuses {@code name} as Redis refuses a protected config (enable-protected-configs no). */
+    public static boolean isHidden(String name) {
+        return HIDDEN.contains(name);
+    }
+
     public static boolean isProtected(String name) {
         return PROTECTED.contains(name);
     }

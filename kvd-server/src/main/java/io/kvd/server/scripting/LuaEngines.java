@@ -116,6 +116,16 @@ public final class LuaEngines implements ScriptEngines {
     }
 
     @Override
+    public void loadFunctionLibrary(byte[] code, boolean replace) {
+        functions.load(code, replace, false);
+    }
+
+    @Override
+    public void flushFunctions() {
+        functions.flush();
+    }
+
+    @Override
     public List<byte[]> functionLibraryCodes() {
         return functions.libraries().stream().map(FunctionLibraries.Library::code).toList();
     }

@@ -213,6 +213,16 @@ public final class Databases {
         return new DatabasesSnapshot(this, membersPerBatch, sink);
     }
 
+    /** Whether a snapshot is running: a second one cannot start until it stops. */
+    public boolean snapshotRunning() {
+        for (Keyspace keyspace : keyspaces) {
+            if (keyspace.snapshotRunning()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Calls {@code visitor} with each database, in order. */
     public void forEach(Consumer<Keyspace> visitor) {
         for (Keyspace keyspace : keyspaces) {

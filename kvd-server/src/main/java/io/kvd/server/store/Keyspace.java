@@ -665,6 +665,11 @@ public final class Keyspace {
         return snapshot;
     }
 
+    /** Whether a snapshot is running ({@link #startSnapshot} takes one at a time). */
+    public boolean snapshotRunning() {
+        return snapshot != null;
+    }
+
     /**
      * Stops telling {@code finished} about changes, its collections' members included (it
      * completed or was abandoned).

@@ -199,11 +199,16 @@ public final class StreamValue {
 
     /** Redis's streamCreateConsumer: the new consumer, seen now, or null if it exists. */
     public StreamGroup.Consumer createConsumer(StreamGroup group, byte[] name) {
+        return createConsumer(group, name, keyspace.now());
+    }
+
+    /** A consumer as a snapshot or a DUMP payload holds it: last seen at {@code seenTime}; null if it exists. */
+    public StreamGroup.Consumer createConsumer(StreamGroup group, byte[] name, long seenTime) {
         if (group.consumer(name) != null) {
             return null;
         }
         groupChange(false);
-        return group.addConsumer(name, keyspace.now());
+        return group.addConsumer(name, seenTime);
     }
 
     /** Redis's streamLookupConsumer: the consumer, its seen-time made now (not a change of the data set). */

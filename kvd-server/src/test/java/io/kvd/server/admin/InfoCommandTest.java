@@ -133,9 +133,12 @@ class InfoCommandTest {
         kvd.call("GET", "a");
         kvd.call("DEL", "a", "b");
         assertThat(info("persistence")).startsWith("# Persistence\r\nloading:0\r\nasync_loading:0\r\n"
+                + "current_cow_peak:0\r\ncurrent_cow_size:0\r\ncurrent_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\n"
+                + "current_save_keys_processed:0\r\ncurrent_save_keys_total:0\r\n"
                 + "rdb_changes_since_last_save:2\r\nrdb_bgsave_in_progress:0\r\n"
-                + "rdb_last_save_time:" + kvd.server.startedAtMs() / 1000 + "\r\nrdb_last_bgsave_status:ok\r\n"
-                + "rdb_last_bgsave_time_sec:-1\r\nrdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\naof_enabled:");
+                + "rdb_last_save_time:" + kvd.server.rdb().lastSaveSeconds() + "\r\nrdb_last_bgsave_status:ok\r\n"
+                + "rdb_last_bgsave_time_sec:-1\r\nrdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\n"
+                + "rdb_last_cow_size:0\r\nrdb_last_load_keys_expired:0\r\nrdb_last_load_keys_loaded:0\r\naof_enabled:");
     }
 
     @Test

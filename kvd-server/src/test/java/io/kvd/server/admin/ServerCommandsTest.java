@@ -1,12 +1,20 @@
 package io.kvd.server.admin;
 
 import io.kvd.server.command.CommandFixture;
+import io.kvd.server.config.Config;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ServerCommandsTest {
     private final CommandFixture kvd = new CommandFixture();
+    @TempDir
+    Path dir;
 
     @Test
     void timeIsSecondsAndMicrosecondsAsTwoBulkStrings() {
@@ -49,24 +57,42 @@ class ServerCommandsTest {
         assertThat(kvd.shutdownRequested).isTrue();
     }
 
-    @Test
-    void shutdownSaveFailsAsAFailedSaveDoesInRedisSinceKvdWritesNoRdb() {
-        assertThat(kvd.call("SHUTDOWN", "SAVE")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
-        assertThat(kvd.call("SHUTDOWN", "SAVE", "NOW")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
-        assertThat(kvd.shutdownRequested).isFalse();
+    /** A fixture whose dir is the test's temporary directory, where SHUTDOWN's snapshot goes. */
+    private CommandFixture inTempDir() throws Exception {
+        return new CommandFixture(Config.load(null, List.of("--dir", dir.toString())));
     }
 
     @Test
-    void shutdownSaveForceStopsAnywayAsRedisDoesAfterAFailedSave() {
-        assertThat(kvd.call("SHUTDOWN", "SAVE", "NOW", "FORCE")).isEmpty();
-        assertThat(kvd.shutdownRequested).isTrue();
+    void shutdownSaveWritesTheSnapshotThenStops() throws Exception {
+        CommandFixture saving = inTempDir();
+        saving.call("SET", "k", "v");
+        assertThat(saving.call("SHUTDOWN", "SAVE")).isEmpty();
+        assertThat(saving.shutdownRequested).isTrue();
+        assertThat(Files.exists(dir.resolve("dump.rdb"))).isTrue();
     }
 
     @Test
-    void savePointsAloneDoNotStopAPlainShutdown() {
-        assertThat(kvd.call("CONFIG", "SET", "save", "900 1")).isEqualTo("+OK\r\n");
-        assertThat(kvd.call("SHUTDOWN")).isEmpty();
-        assertThat(kvd.shutdownRequested).isTrue();
+    void shutdownWhoseSaveFailsIsRefusedUnlessForced() throws Exception {
+        CommandFixture saving = inTempDir();
+        Files.createDirectory(dir.resolve("temp-" + ProcessHandle.current().pid() + ".rdb"));
+        assertThat(saving.call("SHUTDOWN", "SAVE")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
+        assertThat(saving.call("CONFIG", "SET", "save", "900 1")).isEqualTo("+OK\r\n");
+        assertThat(saving.call("SHUTDOWN", "NOW")).isEqualTo("-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
+        assertThat(saving.shutdownRequested).isFalse();
+        assertThat(saving.call("SHUTDOWN", "SAVE", "NOW", "FORCE")).isEmpty();
+        assertThat(saving.shutdownRequested).isTrue();
+    }
+
+    @Test
+    void savePointsMakeAPlainShutdownSaveAndNosaveSkipsIt() throws Exception {
+        CommandFixture saving = inTempDir();
+        assertThat(saving.call("CONFIG", "SET", "save", "900 1")).isEqualTo("+OK\r\n");
+        assertThat(saving.call("SHUTDOWN", "NOSAVE")).isEmpty();
+        assertThat(Files.exists(dir.resolve("dump.rdb"))).isFalse();
+        CommandFixture again = inTempDir();
+        assertThat(again.call("CONFIG", "SET", "save", "900 1")).isEqualTo("+OK\r\n");
+        assertThat(again.call("SHUTDOWN")).isEmpty();
+        assertThat(Files.exists(dir.resolve("dump.rdb"))).isTrue();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kvd.server.scripting;
 import io.kvd.server.command.ClusterFixture;
 import io.kvd.server.command.CommandFixture;
 import io.kvd.server.protocol.Args;
+import io.kvd.server.rdb.Crc64;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -267,37 +268,13 @@ class FunctionCommandsTest {
     }
 
     @Test
-    void lzfRoundTripsSeededRandomTextAndRefusesWhatWouldNotShrink() {
-        long seed = 7L;
-        System.out.println("seed " + seed);
-        SplittableRandom random = new SplittableRandom(seed);
-        for (int round = 0; round < 500; round++) {
-            byte[] text = new byte[1 + random.nextInt(3000)];
-            for (int i = 0; i < text.length; i++) {
-                text[i] = (byte) ('a' + random.nextInt(1 + round % 26));
-            }
-            byte[] compressed = FunctionPayload.Lzf.compress(text, text.length + 64);
-            assertThat(FunctionPayload.Lzf.decompress(compressed, text.length, "ERR x")).isEqualTo(text);
-        }
-        byte[] noise = new byte[100];
-        random.nextBytes(noise);
-        assertThat(FunctionPayload.Lzf.compress(noise, noise.length - 4)).isNull();
-    }
-
-    @Test
-    void crc64IsRedisJonesChecksum() {
-        byte[] check = "123456789".getBytes(StandardCharsets.US_ASCII);
-        assertThat(FunctionPayload.crc64(check, check.length)).isEqualTo(0xe9c6d914c4b8d9caL);
-    }
-
-    @Test
     void aPayloadClaimingMoreBytesThanItHoldsIsRefused() {
         byte[] body = {(byte) 0xF5, (byte) 0x80, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 'x'};
         byte[] payload = FunctionPayload.write(List.of());
         byte[] claimed = new byte[body.length + payload.length];
         System.arraycopy(body, 0, claimed, 0, body.length);
         claimed[body.length] = 10;
-        long crc = FunctionPayload.crc64(claimed, body.length + 2);
+        long crc = Crc64.of(claimed, body.length + 2);
         for (int i = 0; i < 8; i++) {
             claimed[body.length + 2 + i] = (byte) (crc >>> (8 * i));
         }
@@ -317,7 +294,7 @@ class FunctionCommandsTest {
             System.arraycopy(start, 0, body, 0, start.length);
             byte[] payload = java.util.Arrays.copyOf(body, body.length + 10);
             payload[body.length] = 10;
-            long crc = FunctionPayload.crc64(payload, body.length + 2);
+            long crc = Crc64.of(payload, body.length + 2);
             for (int i = 0; i < 8; i++) {
                 payload[body.length + 2 + i] = (byte) (crc >>> (8 * i));
             }

@@ -1,0 +1,413 @@
+package io.kvd.server.rdb;
+
+import io.kvd.server.store.Databases;
+import io.kvd.server.store.DatabasesSnapshot;
+import io.kvd.server.store.EncodingLimits;
+import io.kvd.server.store.Keyspace;
+import io.kvd.server.store.KeyspaceSnapshot;
+import io.kvd.server.store.StreamGroup;
+import io.kvd.server.store.StreamId;
+import io.kvd.server.store.ValueType;
+import io.kvd.server.store.ZSetValue;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One RDB save of the databases as they were when it started, to a temporary file renamed over
+ * the target once complete and forced (Redis's rdbSave: "temp-&lt;pid&gt;.rdb", fsync, rename).
+ *
+ * <p>The point-in-time copy is the AOF rewrite's {@link DatabasesSnapshot}: no fork, the loop
+ * never stops. In the background (BGSAVE) it is stepped about {@link #STEP_NANOS} at a time, each
+ * step a task of the loop so clients are served between them, and its bytes go in chunks to a
+ * writer thread, which also keeps their CRC-64; the walk pauses while more than
+ * {@link #MAX_IN_FLIGHT_BYTES} wait. In the foreground (SAVE) the same walk runs to the end at
+ * once. A collection's members arrive in batches, possibly interleaved with other keys, and RDB
+ * needs their count first, so each is gathered until its last batch: the extra memory is the
+ * largest collection in progress, not the dataset.
+ */
+public final class RdbSave {
+    private static final Logger log = LoggerFactory.getLogger(RdbSave.class);
+    private static final long STEP_NANOS = 1_000_000;
+    private static final int IDS_PER_CLOCK_READ = 16;
+    private static final int MEMBERS_PER_BATCH = 1024;
+    private static final int CHUNK_BYTES = 256 * 1024;
+    private static final int HAND_OFF_BYTES = CHUNK_BYTES - 32 * 1024;
+    private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
+    private static final long WAIT_MICROS = 500;
+
+    /**
+     * What a save is told at its start.
+     *
+     * @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds
+     */
+    public record Options(Path target, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
+                          List<byte[]> libraries, long keySaveDelayMicros) {
+    }
+
+    private final Options options;
+    private final Path temp;
+    private final FileChannel out;
+    private final DatabasesSnapshot snapshot;
+    private final RdbWriter writer;
+    private final long[] keysAtStart;
+    private final long[] expiresAtStart;
+    private final boolean[] selected;
+    private final Map<PendingKey, Pending> pending = new HashMap<>();
+    private final AtomicLong inFlight = new AtomicLong();
+    private long crc;
+    private volatile IOException writeFailure;
+    private ExecutorService thread;
+    private ScheduledExecutorService loop;
+    private Consumer<Boolean> onEnd;
+    private boolean ended;
+    private long keys;
+    private final long startNanos = System.nanoTime();
+
+    private RdbSave(Options options, Databases databases) throws IOException {
+        this.options = options;
+        this.temp = tempFile(options.target());
+        this.out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        int count = databases.count();
+        keysAtStart = new long[count];
+        expiresAtStart = new long[count];
+        selected = new boolean[count];
+        for (int db = 0; db < count; db++) {
+            keysAtStart[db] = databases.get(db).size();
+            expiresAtStart[db] = databases.get(db).sizeWithDeadline();
+        }
+        writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
+        writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
+        snapshot = databases.startSnapshot(MEMBERS_PER_BATCH, new Sink());
+    }
+
+    /** Redis's temp-&lt;pid&gt;.rdb, beside the target so the rename stays on one file system. */
+    static Path tempFile(Path target) {
+        Path dir = target.toAbsolutePath().getParent();
+        return dir.resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
+    }
+
+    /**
+     * SAVE: every key written now, on the calling (event loop) thread, which serves nothing
+     * meanwhile; so it needs no snapshot and runs beside an AOF rewrite's. Each database's keys
+     * are listed first: reading a value may step the table's rehash, which a walk must not see.
+     */
+    public static void foreground(Options options, Databases databases) throws IOException {
+        long startNanos = System.nanoTime();
+        Path temp = tempFile(options.target());
+        // Opened before the try: a file that could not be created is not ours to delete.
+        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        try (FileChannel out = channel) {
+            RdbWriter writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
+            writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
+            long crc = 0;
+            long keys = 0;
+            for (int db = 0; db < databases.count(); db++) {
+                Keyspace keyspace = databases.get(db);
+                List<byte[]> names = new ArrayList<>(keyspace.size());
+                keyspace.forEachKey(key -> names.add(key.clone()));
+                long size = keyspace.size();
+                long withDeadline = keyspace.sizeWithDeadline();
+                boolean first = true;
+                for (byte[] key : names) {
+                    long deadline = keyspace.deadline(key);
+                    if (deadline == Keyspace.MISSING) {
+                        continue;
+                    }
+                    writer.keyValue(db, size, withDeadline, first, key, StoredValues.read(keyspace, key), deadline);
+                    first = false;
+                    keys++;
+                    if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
+                        crc = write(out, writer.buffer(), crc);
+                        writer.buffer().clear();
+                    }
+                }
+            }
+            writer.end();
+            crc = write(out, writer.buffer(), crc);
+            finish(out, temp, options, crc, keys, startNanos);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+    }
+
+    /** BGSAVE: starts stepping on {@code loop}; {@code onEnd} runs on the loop with whether the file was replaced. */
+    public static RdbSave background(Options options, Databases databases, ScheduledExecutorService loop,
+                                     Consumer<Boolean> onEnd) throws IOException {
+        RdbSave save = new RdbSave(options, databases);
+        save.loop = loop;
+        save.onEnd = onEnd;
+        save.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "kvd-bgsave");
+            t.setDaemon(true);
+            return t;
+        });
+        loop.execute(save::step);
+        return save;
+    }
+
+    /** Shutdown or a SAVE replacing it: stops, the temporary file deleted. */
+    public void abort() {
+        fail("Background saving aborted", null);
+        thread.shutdown();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void step() {
+        if (ended) {
+            return;
+        }
+        if (writeFailure != null) {
+            fail("Background saving error", writeFailure);
+            return;
+        }
+        if (!snapshot.done()) {
+            long deadline = System.nanoTime() + STEP_NANOS;
+            while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.step(IDS_PER_CLOCK_READ)) {
+                if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
+                    handOff();
+                }
+                if (System.nanoTime() >= deadline) {
+                    loop.execute(this::step);
+                    return;
+                }
+            }
+            if (!snapshot.done()) {
+                loop.schedule(this::step, WAIT_MICROS, TimeUnit.MICROSECONDS);
+                return;
+            }
+            snapshot.stop();
+            writer.end();
+            handOff();
+            thread.execute(this::finishOnThread);
+        }
+    }
+
+    /**
+     * rdb-key-save-delay: ahead of one key per delay since the start, the walk waits. Redis's
+     * child sleeps after each key; here the loop must not, so the walk is paced instead.
+     */
+    private boolean delayed() {
+        long delay = options.keySaveDelayMicros();
+        return delay > 0 && keys * delay > (System.nanoTime() - startNanos) / 1000;
+    }
+
+    /** On the writer thread, after every chunk: the checksum, force, rename; then back to the loop. */
+    private void finishOnThread() {
+        boolean ok;
+        try {
+            if (writeFailure != null) {
+                throw writeFailure;
+            }
+            finish(out, temp, options, crc, keys, startNanos);
+            ok = true;
+        } catch (IOException e) {
+            writeFailure = e;
+            ok = false;
+        }
+        boolean replaced = ok;
+        loop.execute(() -> {
+            if (ended) {
+                return;
+            }
+            if (!replaced) {
+                fail("Background saving error", writeFailure);
+                return;
+            }
+            ended = true;
+            thread.shutdown();
+            onEnd.accept(true);
+        });
+    }
+
+    private void handOff() {
+        ByteBuf chunk = writer.buffer();
+        if (chunk.readableBytes() == 0) {
+            return;
+        }
+        writer.useBuffer(Unpooled.buffer(CHUNK_BYTES));
+        int bytes = chunk.readableBytes();
+        inFlight.addAndGet(bytes);
+        thread.execute(() -> {
+            try {
+                if (writeFailure == null) {
+                    crc = write(out, chunk, crc);
+                }
+            } catch (IOException e) {
+                writeFailure = e;
+            } finally {
+                inFlight.addAndGet(-bytes);
+            }
+        });
+    }
+
+    /** Writes the chunk; returns the CRC-64 continued over it. */
+    private static long write(FileChannel out, ByteBuf chunk, long crc) throws IOException {
+        long updated = Crc64.update(crc, chunk.array(), chunk.arrayOffset() + chunk.readerIndex(),
+                chunk.arrayOffset() + chunk.writerIndex());
+        ByteBuffer buffer = chunk.nioBuffer();
+        while (buffer.hasRemaining()) {
+            out.write(buffer);
+        }
+        return updated;
+    }
+
+    /** The CRC (0 with rdbchecksum off), force, rename over the target, force the directory. */
+    private static void finish(FileChannel out, Path temp, Options options, long crc, long keys, long startNanos)
+            throws IOException {
+        ByteBuffer footer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        footer.putLong(options.checksum() ? crc : 0).flip();
+        while (footer.hasRemaining()) {
+            out.write(footer);
+        }
+        out.force(true);
+        long size = out.size();
+        out.close();
+        Files.move(temp, options.target(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel dir = FileChannel.open(options.target().toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+        log.info("DB saved on disk: {} keys, {} bytes in {} ms", keys, size, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    private void fail(String what, IOException cause) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        snapshot.stop();
+        if (cause != null) {
+            log.warn("{}: {}", what, cause.toString());
+        } else {
+            log.warn(what);
+        }
+        writeFailure = cause != null ? cause : new IOException("aborted");
+        thread.execute(this::discard);
+        thread.shutdown();
+        onEnd.accept(false);
+    }
+
+    private void discard() {
+        try {
+            out.close();
+            Files.deleteIfExists(temp);
+        } catch (IOException e) {
+            log.warn("Could not delete the temporary RDB file {}: {}", temp, e.toString());
+        }
+    }
+
+    private void entry(int db, byte[] key, RdbValue value, long deadline) {
+        boolean first = !selected[db];
+        selected[db] = true;
+        writer.keyValue(db, keysAtStart[db], expiresAtStart[db], first, key, value, deadline);
+        keys++;
+    }
+
+    /** A collection or stream whose members are still arriving. */
+    private record PendingKey(int db, byte[] key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PendingKey other && other.db == db && Arrays.equals(other.key, key);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * db + Arrays.hashCode(key);
+        }
+    }
+
+    private static final class Pending {
+        final ValueType type;
+        final List<byte[]> elements = new ArrayList<>();
+        final List<RdbValue.Entry> entries = new ArrayList<>();
+        double[] scores = new double[0];
+
+        Pending(ValueType type) {
+            this.type = type;
+        }
+    }
+
+    private final class Sink implements KeyspaceSnapshot.Sink {
+        @Override
+        public void string(int db, byte[] key, byte[] value, long deadline) {
+            entry(db, key, new RdbValue.Str(value), deadline);
+        }
+
+        @Override
+        public void members(int db, byte[] key, ValueType type, byte[][] elements, int length) {
+            Pending p = pending.computeIfAbsent(new PendingKey(db, key), k -> new Pending(type));
+            if (type == ValueType.ZSET) {
+                int at = p.elements.size();
+                if (p.scores.length < at + length / 2) {
+                    p.scores = Arrays.copyOf(p.scores, Math.max(at + length / 2, 2 * p.scores.length));
+                }
+                for (int i = 0; i < length; i += 2) {
+                    p.elements.add(elements[i]);
+                    p.scores[at++] = ZSetValue.decodeScore(elements[i + 1]);
+                }
+            } else {
+                p.elements.addAll(Arrays.asList(elements).subList(0, length));
+            }
+        }
+
+        @Override
+        public void membersEnd(int db, byte[] key, long deadline) {
+            Pending p = pending.remove(new PendingKey(db, key));
+            if (p == null) {
+                return;
+            }
+            RdbValue value = switch (p.type) {
+                case LIST -> new RdbValue.ListOf(p.elements);
+                case SET -> new RdbValue.SetOf(p.elements);
+                case HASH -> new RdbValue.HashOf(p.elements);
+                default -> new RdbValue.ZSetOf(p.elements, Arrays.copyOf(p.scores, p.elements.size()));
+            };
+            entry(db, key, value, deadline);
+        }
+
+        @Override
+        public void streamEntry(int db, byte[] key, StreamId id, byte[][] fieldsAndValues) {
+            pending.computeIfAbsent(new PendingKey(db, key), k -> new Pending(ValueType.STREAM)).entries
+                    .add(new RdbValue.Entry(id, fieldsAndValues));
+        }
+
+        @Override
+        public void streamEnd(int db, byte[] key, long length, StreamId lastId, long entriesAdded, StreamId maxDeletedId,
+                              Collection<StreamGroup> groups, long deadline) {
+            Pending p = pending.remove(new PendingKey(db, key));
+            List<RdbValue.Entry> entries = p == null ? List.of() : p.entries;
+            StreamId firstId = entries.isEmpty() ? StreamId.MIN : entries.get(0).id();
+            entry(db, key, new RdbValue.StreamOf(entries, lastId, firstId, maxDeletedId, entriesAdded,
+                    StoredValues.groups(groups)), deadline);
+        }
+    }
+}
