@@ -15,7 +15,6 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.util.SafeEncoder;
 
 import java.util.Arrays;
@@ -25,7 +24,6 @@ import java.util.Map;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
@@ -67,13 +65,21 @@ class IntrospectionTest {
         }
     }
 
+    /** Jedis asked for RESP3 says HELLO 3 and reads RESP3's maps, sets and doubles as their types. */
     @Test
-    void helloThreeIsRefusedWithNoprotoSoClientsFallBack() {
-        try (Jedis jedis = jedis(DefaultJedisClientConfig.builder().build())) {
-            assertThatThrownBy(() -> jedis.sendCommand(Protocol.Command.HELLO, "3"))
-                    .isInstanceOf(JedisDataException.class)
-                    .hasMessage("NOPROTO unsupported protocol version");
-            assertThat(jedis.ping()).isEqualTo("PONG");
+    void jedisInRespThreeReadsMapsSetsAndDoubles() {
+        JedisClientConfig config = DefaultJedisClientConfig.builder().protocol(RedisProtocol.RESP3)
+                .clientName("jedis-resp3").build();
+        try (Jedis jedis = jedis(config)) {
+            jedis.del("resp3:h", "resp3:s", "resp3:z");
+            jedis.hset("resp3:h", Map.of("a", "1", "b", "2"));
+            jedis.sadd("resp3:s", "x", "y");
+            jedis.zadd("resp3:z", 1.5, "m");
+
+            assertThat(jedis.hgetAll("resp3:h")).containsOnly(entry("a", "1"), entry("b", "2"));
+            assertThat(jedis.smembers("resp3:s")).containsExactlyInAnyOrder("x", "y");
+            assertThat(jedis.zscore("resp3:z", "m")).isEqualTo(1.5);
+            assertThat(jedis.clientInfo()).contains(" name=jedis-resp3 ").contains(" resp=3 ");
         }
     }
 

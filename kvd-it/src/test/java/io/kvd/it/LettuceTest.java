@@ -33,7 +33,7 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lettuce 7.7 through kvd: its default handshake (HELLO 3, refused with NOPROTO, then RESP2), the
+ * Lettuce 7.7 through kvd: its default handshake (HELLO 3, so RESP3 from then on), the
  * synchronous, asynchronous (pipelined) and reactive APIs, client names, SCAN iteration, expiry.
  */
 @ExtendWith(ServerLogsOnFailure.class)
@@ -57,11 +57,11 @@ class LettuceTest {
         client.shutdown();
     }
 
-    /** Lettuce's default handshake starts with HELLO 3 and falls back to RESP2 when it is refused. */
+    /** Lettuce's default handshake starts with HELLO 3, which kvd takes as Redis does. */
     @Test
-    void defaultHandshakeFallsBackToResp2() {
+    void defaultHandshakeSpeaksResp3() {
         withConnection(ClientOptions.create(), redis -> {
-            assertThat(redis.clientInfo()).contains(" resp=2 ");
+            assertThat(redis.clientInfo()).contains(" resp=3 ");
             assertThat(redis.ping()).isEqualTo("PONG");
         });
     }
