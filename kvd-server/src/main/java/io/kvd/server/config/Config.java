@@ -288,7 +288,7 @@ public final class Config {
         return ALIASES.keySet();
     }
 
-    /** Whether CONFIG SET refuses {@code name} as Redis refuses a protected config (enable-protected-configs no). */
+    /** Whether {@code name} is a test knob no CONFIG GET pattern matches (Redis's HIDDEN_CONFIG). */
     public static boolean isHidden(String name) {
         return HIDDEN.contains(name);
     }
