@@ -187,16 +187,13 @@ public final class Reply {
 
     /**
      * A message encoded once for every subscriber as a RESP2 array ({@link #frame}); to a RESP3
-     * client it goes as a push, the same bytes under the push's type byte.
+     * client it goes as a push, the same bytes under the push's type byte. Sent even under CLIENT
+     * REPLY OFF, as Redis's CLIENT_PUSHING sends pub/sub's messages.
      */
     public void pushFrame(ByteBuf frame) {
-        if (!resp3) {
-            frame(frame);
-        } else if (!muted) {
-            ByteBuf out = out();
-            out.writeByte('>');
-            out.writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex() + 1, frame.readableBytes() - 1);
-        }
+        ByteBuf out = out();
+        out.writeByte(resp3 ? '>' : '*');
+        out.writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex() + 1, frame.readableBytes() - 1);
     }
 
     /** Redis's addReplyNullArray: the null array in RESP2, RESP3's null. */
@@ -357,6 +354,11 @@ public final class Reply {
     /** From now on drops ({@code true}) or keeps what is written. */
     public void mute(boolean muted) {
         this.muted = muted;
+    }
+
+    /** Whether what is written is dropped (CLIENT REPLY OFF or SKIP). */
+    public boolean isMuted() {
+        return muted;
     }
 
     /** Bytes written and not yet taken. */

@@ -202,12 +202,16 @@ public final class PubSub {
         }
     }
 
+    /** A (un)subscription's confirmation: sent even under CLIENT REPLY OFF, as Redis's CLIENT_PUSHING sends it. */
     private static void confirm(Subscriber client, byte[] kind, byte[] name, int count) {
         Reply reply = client.reply();
+        boolean muted = reply.isMuted();
+        reply.mute(false);
         reply.pushHeader(3);
         reply.bulk(kind);
         reply.bulk(name);
         reply.integer(count);
+        reply.mute(muted);
     }
 
     /** PUBSUB CHANNELS and SHARDCHANNELS: the names with subscribers (in no particular order, as Redis). */

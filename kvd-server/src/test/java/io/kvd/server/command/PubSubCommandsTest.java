@@ -80,6 +80,25 @@ class PubSubCommandsTest {
         assertThat(by(other, "PUBLISH", "sports", "x")).isEqualTo(":0\r\n");
     }
 
+    /** As Redis's CLIENT_PUSHING: confirmations and messages reach a client whose replies are off. */
+    @Test
+    void confirmationsAndMessagesIgnoreClientReplyOff() {
+        assertThat(by(subscriber, "CLIENT", "REPLY", "OFF")).isEmpty();
+        assertThat(by(subscriber, "SUBSCRIBE", "news")).isEqualTo(frame("subscribe", "news", 1));
+        by(other, "PUBLISH", "news", "hello");
+        assertThat(kvd.pendingOutput(subscriber)).isEqualTo(message("news", "hello"));
+        assertThat(by(subscriber, "PING")).isEmpty();
+    }
+
+    @Test
+    void aRespThreeSubscriberGetsPushes() {
+        by(subscriber, "HELLO", "3");
+        assertThat(by(subscriber, "SUBSCRIBE", "news")).isEqualTo(">" + frame("subscribe", "news", 1).substring(1));
+        by(other, "PUBLISH", "news", "hello");
+        assertThat(kvd.pendingOutput(subscriber)).isEqualTo(">" + message("news", "hello").substring(1));
+        assertThat(by(subscriber, "GET", "missing")).isEqualTo("_\r\n");
+    }
+
     @Test
     void messagesArriveInPublishingOrder() {
         by(subscriber, "SUBSCRIBE", "a", "b");
