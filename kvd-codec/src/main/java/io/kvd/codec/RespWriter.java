@@ -53,16 +53,12 @@ public final class RespWriter {
 
     /** {@code +text\r\n}; the text must hold no CR or LF (callers pass fixed words or sanitized text). */
     public static void writeSimpleString(ByteBuf out, String text) {
-        out.writeByte('+');
-        out.writeCharSequence(text, StandardCharsets.UTF_8);
-        out.writeBytes(CRLF);
+        writeLine(out, '+', text);
     }
 
     /** {@code -message\r\n}; the message starts with its code, as in {@code ERR syntax error}. */
     public static void writeError(ByteBuf out, String message) {
-        out.writeByte('-');
-        out.writeCharSequence(message, StandardCharsets.UTF_8);
-        out.writeBytes(CRLF);
+        writeLine(out, '-', message);
     }
 
     public static void writeInteger(ByteBuf out, long value) {
@@ -132,15 +128,18 @@ public final class RespWriter {
 
     /** RESP3's double, {@code ,text\r\n}, with the text as the caller formatted it ({@code 1.5}, {@code inf}). */
     public static void writeDouble(ByteBuf out, String text) {
-        out.writeByte(',');
-        out.writeCharSequence(text, StandardCharsets.US_ASCII);
-        out.writeBytes(CRLF);
+        writeLine(out, ',', text);
     }
 
     /** RESP3's big number, {@code (digits\r\n}. */
     public static void writeBigNumber(ByteBuf out, String digits) {
-        out.writeByte('(');
-        out.writeCharSequence(digits, StandardCharsets.US_ASCII);
+        writeLine(out, '(', digits);
+    }
+
+    /** A one-line reply: its type byte, the text in UTF-8 (ASCII for numbers), CRLF. */
+    private static void writeLine(ByteBuf out, char type, String text) {
+        out.writeByte(type);
+        out.writeCharSequence(text, StandardCharsets.UTF_8);
         out.writeBytes(CRLF);
     }
 

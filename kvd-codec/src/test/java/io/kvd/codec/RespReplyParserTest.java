@@ -61,16 +61,7 @@ class RespReplyParserTest {
 
     @Test
     void everyIncompletePrefixReturnsNullAndConsumesNothing() {
-        byte[] whole = bytes(NESTED);
-        for (int length = 0; length < whole.length; length++) {
-            ByteBuf in = Unpooled.wrappedBuffer(whole, 0, length);
-            try {
-                assertThat(RespReplyParser.parse(in)).as("prefix of %d bytes", length).isNull();
-                assertThat(in.readerIndex()).isZero();
-            } finally {
-                in.release();
-            }
-        }
+        assertEveryPrefixIncomplete(NESTED);
     }
 
     @Test
@@ -169,16 +160,7 @@ class RespReplyParserTest {
 
     @Test
     void everyIncompletePrefixOfResp3ReturnsNull() {
-        byte[] whole = bytes(RESP3);
-        for (int length = 0; length < whole.length; length++) {
-            ByteBuf in = Unpooled.wrappedBuffer(whole, 0, length);
-            try {
-                assertThat(RespReplyParser.parse(in)).as("prefix of %d bytes", length).isNull();
-                assertThat(in.readerIndex()).isZero();
-            } finally {
-                in.release();
-            }
-        }
+        assertEveryPrefixIncomplete(RESP3);
     }
 
     @Test
@@ -188,6 +170,20 @@ class RespReplyParserTest {
             ByteBuf in = Unpooled.wrappedBuffer(bytes(bad));
             try {
                 assertThatThrownBy(() -> RespReplyParser.parse(in)).as(bad).isInstanceOf(CorruptedFrameException.class);
+            } finally {
+                in.release();
+            }
+        }
+    }
+
+    /** Every proper prefix of {@code text} parses to nothing and consumes nothing. */
+    private static void assertEveryPrefixIncomplete(String text) {
+        byte[] whole = bytes(text);
+        for (int length = 0; length < whole.length; length++) {
+            ByteBuf in = Unpooled.wrappedBuffer(whole, 0, length);
+            try {
+                assertThat(RespReplyParser.parse(in)).as("prefix of %d bytes", length).isNull();
+                assertThat(in.readerIndex()).isZero();
             } finally {
                 in.release();
             }
