@@ -79,8 +79,9 @@ class LolwutCommandTest {
     }
 
     @Test
-    void schotterOfOneColumnIsOneFullCharacter() {
-        assertThat(text("LOLWUT", "VERSION", "5", "1")).isEqualTo("⠿\n\n" + SCHOTTER_CREDITS + "\n");
+    void schotterOfOneColumnIsOneCharacter() {
+        // Two rows of squares are drawn straight: rows from the third on move at random.
+        assertThat(text("LOLWUT", "VERSION", "5", "1", "1", "2")).isEqualTo("⡯\n\n" + SCHOTTER_CREDITS + "\n");
         assertThat(text("LOLWUT", "VERSION", "5", "-3", "0", "0")).isEqualTo("⠋\n\n" + SCHOTTER_CREDITS + "\n");
     }
 
