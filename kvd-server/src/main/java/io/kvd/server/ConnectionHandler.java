@@ -5,6 +5,7 @@ import io.kvd.codec.RespProtocolError;
 import io.kvd.server.client.Client;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
+import io.kvd.server.replication.ReplicaOutput;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -13,13 +14,19 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedNioFile;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -262,6 +269,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
      * seconds, or whose output stayed above the soft output-buffer limit for too long.
      */
     void cron(long nowMs) {
+        if (client.replica() != null) {
+            // A replica's stream has its own limits (Replication), and it is never idle.
+            return;
+        }
         int timeout = server.config().timeout();
         // As Redis's clientsCronHandleTimeout, neither a blocked client (its command's timeout
         // rules) nor a subscriber or a monitor (they wait for what the server sends) is idle.
@@ -393,6 +404,49 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             return unix.getPath() + ":0";
         }
         return String.valueOf(address);
+    }
+
+    @Override
+    public ReplicaOutput replicaOutput() {
+        return new ReplicaOutput() {
+            @Override
+            public void write(ByteBuf bytes) {
+                ctx.writeAndFlush(bytes, ctx.voidPromise());
+            }
+
+            @Override
+            public void sendFile(ByteBuf header, Path file, Runnable sent) throws IOException {
+                FileChannel rdb = FileChannel.open(file, StandardOpenOption.READ);
+                if (ctx.pipeline().get(ChunkedWriteHandler.class) == null) {
+                    ctx.pipeline().addBefore(ctx.name(), null, new ChunkedWriteHandler());
+                }
+                ctx.write(header, ctx.voidPromise());
+                ctx.writeAndFlush(new ChunkedNioFile(rdb)).addListener(f -> {
+                    if (f.isSuccess()) {
+                        sent.run();
+                    } else {
+                        ctx.close();
+                    }
+                });
+            }
+
+            @Override
+            public long pendingBytes() {
+                ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+                return queued == null ? 0 : queued.totalPendingWriteBytes();
+            }
+
+            @Override
+            public String ip() {
+                SocketAddress remote = ctx.channel().remoteAddress();
+                return remote instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : "?";
+            }
+
+            @Override
+            public void close() {
+                ctx.close();
+            }
+        };
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.kvd.server;
 
 import io.kvd.server.aof.AppendOnlyFile;
+import io.kvd.server.replication.Replication;
 import io.netty.channel.SingleThreadEventLoop;
 
 import java.util.ArrayList;
 
 /**
  * The end of every event-loop iteration that produced replies: the group commit. The records
- * the iteration's commands logged go to the AOF in one write (and one fsync under
+ * the iteration's commands logged go to the replicas, and to the AOF in one write (and one fsync under
  * {@code appendfsync always}), and only then is each connection with output flushed once, so one
  * read of many pipelined commands costs one write, and one fsync covers every connection's
  * writes of the iteration. Registered as a tail task ({@code executeAfterEventLoopIteration}),
@@ -20,15 +21,17 @@ final class IterationFlush implements Runnable {
     private final SingleThreadEventLoop loop;
     /** Null when appendonly is off. */
     private final AppendOnlyFile aof;
+    private final Replication replication;
     private ArrayList<ConnectionHandler> pending = new ArrayList<>();
     private ArrayList<ConnectionHandler> flushing = new ArrayList<>();
     /** Connections whose replies wait for their records to reach the log. */
     private final ArrayList<ConnectionHandler> held = new ArrayList<>();
     private boolean scheduled;
 
-    IterationFlush(SingleThreadEventLoop loop, AppendOnlyFile aof) {
+    IterationFlush(SingleThreadEventLoop loop, AppendOnlyFile aof, Replication replication) {
         this.loop = loop;
         this.aof = aof;
+        this.replication = replication;
     }
 
     /** Queues a connection that has output; the first of an iteration schedules the flush. */
@@ -72,7 +75,9 @@ final class IterationFlush implements Runnable {
         }
     }
 
+    /** The replicas get the records first: they need not wait for the AOF's disk. */
     private boolean committed() {
+        replication.feedRecords();
         return aof == null || aof.commit();
     }
 

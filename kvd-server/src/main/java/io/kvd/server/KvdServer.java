@@ -165,7 +165,7 @@ public final class KvdServer implements AutoCloseable {
     }
 
     private void bind(Transport transport, SslContext tls) throws InterruptedException {
-        flush = new IterationFlush(loop, aof);
+        flush = new IterationFlush(loop, aof, state.replication());
         state.onEventsWhileBlocked(() -> {
             loop.handleReadyIo();
             flush.run();
@@ -191,6 +191,8 @@ public final class KvdServer implements AutoCloseable {
         }
         state.listening(port, transport.configName());
         loop.execute(this::scheduleCron);
+        PrimaryStream primaryStream = new PrimaryStream(state, commands, loop, transport, this::port);
+        loop.execute(() -> state.replication().useNetwork(primaryStream));
         config.onChange(name -> {
             if (name.equals(Config.HZ)) {
                 scheduleCron();
@@ -435,7 +437,8 @@ public final class KvdServer implements AutoCloseable {
         long periodMicros = 1_000_000L / config.hz();
         cron = loop.scheduleAtFixedRate(() -> {
             long now = System.currentTimeMillis();
-            if (!state.clientsPaused()) {
+            // As Redis, a replica leaves expiry to its primary, whose DELs it gets in the stream.
+            if (!state.clientsPaused() && !state.replication().isReplica()) {
                 state.expiryCycle().runSlow(now, config.hz());
                 expireFastWhileBehind();
             }
@@ -451,6 +454,7 @@ public final class KvdServer implements AutoCloseable {
                     ((ConnectionHandler) client.connection()).cron(now);
                 }
             }
+            state.replication().cron(now);
             flush.commitFromCron();
             rewriter.cron(now);
             state.rdb().cron(now);

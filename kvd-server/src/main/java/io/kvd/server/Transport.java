@@ -1,23 +1,28 @@
 package io.kvd.server;
 
+import io.netty.channel.Channel;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.kqueue.KQueue;
 import io.netty.channel.kqueue.KQueueIoHandler;
 import io.netty.channel.kqueue.KQueueServerDomainSocketChannel;
 import io.netty.channel.kqueue.KQueueServerSocketChannel;
+import io.netty.channel.kqueue.KQueueSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -45,6 +50,11 @@ enum Transport {
         Class<? extends ServerChannel> domainServerChannel() {
             return EpollServerDomainSocketChannel.class;
         }
+
+        @Override
+        Class<? extends Channel> socketChannel() {
+            return EpollSocketChannel.class;
+        }
     },
     IO_URING {
         @Override
@@ -66,6 +76,11 @@ enum Transport {
         Class<? extends ServerChannel> domainServerChannel() {
             return IoUringServerDomainSocketChannel.class;
         }
+
+        @Override
+        Class<? extends Channel> socketChannel() {
+            return IoUringSocketChannel.class;
+        }
     },
     KQUEUE {
         @Override
@@ -86,6 +101,11 @@ enum Transport {
         @Override
         Class<? extends ServerChannel> domainServerChannel() {
             return KQueueServerDomainSocketChannel.class;
+        }
+
+        @Override
+        Class<? extends Channel> socketChannel() {
+            return KQueueSocketChannel.class;
         }
     },
     NIO {
@@ -109,12 +129,20 @@ enum Transport {
             return NioServerDomainSocketChannel.class;
         }
 
+        @Override
+        Class<? extends Channel> socketChannel() {
+            return NioSocketChannel.class;
+        }
+
         /** The JDK's own address type (Java 16's UNIX domain sockets), which NIO channels take. */
         @Override
         SocketAddress domainAddress(String path) {
             return UnixDomainSocketAddress.of(path);
         }
     };
+
+    /** The client socket channel, for a replica's link to its primary. */
+    abstract Class<? extends Channel> socketChannel();
 
     /** Null when this transport can run here, else why not. */
     abstract Throwable unavailabilityCause();

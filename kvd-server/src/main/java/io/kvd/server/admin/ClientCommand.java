@@ -297,20 +297,21 @@ public final class ClientCommand {
     }
 
     /**
-     * The clients of a type, as Redis's getClientType: pubsub while subscribed to anything, else
-     * normal (kvd has no master or replica clients); an unknown type is an error as in Redis.
+     * The clients of a type, as Redis's getClientType: the master client, replicas, pubsub while
+     * subscribed to anything, else normal; an unknown type is an error as in Redis.
      */
     private static Predicate<Client> typeIs(byte[] type) {
         if (Args.is(type, "normal")) {
-            return c -> !c.isSubscribed();
+            return c -> !c.isSubscribed() && c.replica() == null && !c.isMaster();
         }
         if (Args.is(type, "pubsub")) {
-            return Client::isSubscribed;
+            return c -> c.isSubscribed() && c.replica() == null && !c.isMaster();
         }
-        for (String other : new String[]{"master", "replica", "slave"}) {
-            if (Args.is(type, other)) {
-                return c -> false;
-            }
+        if (Args.is(type, "master")) {
+            return Client::isMaster;
+        }
+        if (Args.is(type, "replica") || Args.is(type, "slave")) {
+            return c -> c.replica() != null;
         }
         throw new CommandError("ERR Unknown client type '" + Args.utf8(type) + "'");
     }
@@ -347,11 +348,12 @@ public final class ClientCommand {
     }
 
     /**
-     * Redis 7.0's letters, in its order: O monitoring, P subscribed, x in MULTI (EXEC included),
+     * Redis 7.0's letters, in its order: O monitoring, S a replica, M the master, P subscribed, x in MULTI (EXEC included),
      * b blocked in a blocking command, d once a watched key changed; else N.
      */
     private static String flags(Client c) {
-        String flags = (c.isMonitoring() ? "O" : "") + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
+        String flags = (c.isMonitoring() ? "O" : c.replica() != null ? "S" : "") + (c.isMaster() ? "M" : "")
+                + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
                 + (c.isBlocked() ? "b" : "")
                 + (c.isWatchedKeyChanged() ? "d" : "")
                 + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "");

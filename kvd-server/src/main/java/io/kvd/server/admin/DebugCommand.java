@@ -142,7 +142,7 @@ public final class DebugCommand {
             }
             case "change-repl-id" -> {
                 requireArgc(argc == 2, argv);
-                client.server().changeReplicationId();
+                client.server().replication().changeReplicationId();
                 client.reply().ok();
             }
             case "set-skip-checksum-validation" -> {

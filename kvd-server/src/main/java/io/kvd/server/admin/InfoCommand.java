@@ -5,6 +5,9 @@ import io.kvd.server.client.Client;
 import io.kvd.server.client.ClientBufferPeaks;
 import io.kvd.server.client.ScriptEngines;
 import io.kvd.server.client.ServerState;
+import io.kvd.server.replication.ConnectedReplica;
+import io.kvd.server.replication.MasterLink;
+import io.kvd.server.replication.Replication;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.Directive;
 import io.kvd.server.memory.ServerMemory;
@@ -329,19 +332,50 @@ public final class InfoCommand {
         });
     }
 
-    /** A master without replicas (replication is not built yet): Redis's fields with their values then. */
+    /** Redis's replication section: the link to the primary on a replica, the replicas, the ids and the backlog. */
     private static void replication(ServerState server, Section s) {
-        s.field("role", "master")
-                .field("connected_slaves", 0)
-                .field("master_failover_state", "no-failover")
-                .field("master_replid", server.replicationId())
-                .field("master_replid2", "0".repeat(40))
-                .field("master_repl_offset", 0)
-                .field("second_repl_offset", -1)
-                .field("repl_backlog_active", 0)
-                .field("repl_backlog_size", Directive.memtoll(server.config().get("repl-backlog-size")))
-                .field("repl_backlog_first_byte_offset", 0)
-                .field("repl_backlog_histlen", 0);
+        Replication replication = server.replication();
+        MasterLink master = replication.master();
+        long now = System.currentTimeMillis();
+        s.field("role", master == null ? "master" : "slave");
+        if (master != null) {
+            s.field("master_host", master.host())
+                    .field("master_port", master.port())
+                    .field("master_link_status", master.isUp() ? "up" : "down")
+                    .field("master_last_io_seconds_ago", master.isUp() ? master.lastIoSecondsAgo(now) : -1)
+                    .field("master_sync_in_progress", master.syncInProgress() ? 1 : 0)
+                    .field("slave_read_repl_offset", replication.offset())
+                    .field("slave_repl_offset", replication.offset());
+            if (master.syncInProgress()) {
+                long total = master.syncTotalBytes();
+                long read = master.syncReadBytes();
+                s.field("master_sync_total_bytes", total)
+                        .field("master_sync_read_bytes", read)
+                        .field("master_sync_left_bytes", total - read)
+                        .field("master_sync_perc", String.format(Locale.ROOT, "%.2f", total <= 0 ? 0.0 : read * 100.0 / total))
+                        .field("master_sync_last_io_seconds_ago", master.lastIoSecondsAgo(now));
+            }
+            if (!master.isUp()) {
+                s.field("master_link_down_since_seconds", master.downSeconds(now));
+            }
+            s.field("slave_priority", server.config().get(Config.REPLICA_PRIORITY))
+                    .field("slave_read_only", server.config().get(Config.REPLICA_READ_ONLY).equals("yes") ? 1 : 0)
+                    .field("replica_announced", server.config().get("replica-announced").equals("yes") ? 1 : 0);
+        }
+        s.field("connected_slaves", replication.replicas().size());
+        int index = 0;
+        for (ConnectedReplica replica : replication.replicas()) {
+            s.field("slave" + index++, Replication.infoLine(replica, now));
+        }
+        s.field("master_failover_state", "no-failover")
+                .field("master_replid", replication.replid())
+                .field("master_replid2", replication.replid2())
+                .field("master_repl_offset", replication.offset())
+                .field("second_repl_offset", replication.secondReplidOffset())
+                .field("repl_backlog_active", replication.backlogActive() ? 1 : 0)
+                .field("repl_backlog_size", replication.backlogSizeShown())
+                .field("repl_backlog_first_byte_offset", replication.backlogFirstOffset())
+                .field("repl_backlog_histlen", replication.backlogHeld());
     }
 
     /** Process times from /proc (Linux), the event loop thread's own from the JVM. */

@@ -158,7 +158,7 @@ public final class AppendOnlyFile implements AutoCloseable {
         if (rewrite != null) {
             rewrite.written(records);
         }
-        records.clear();
+        commandLog.recordsTaken();
         unsynced = true;
         return true;
     }

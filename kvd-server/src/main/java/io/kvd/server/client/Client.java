@@ -1,5 +1,8 @@
 package io.kvd.server.client;
 
+import io.kvd.server.replication.ConnectedReplica;
+import io.kvd.server.replication.ReplicaAnnouncement;
+import io.kvd.server.replication.ReplicaOutput;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.protocol.Reply;
 import io.kvd.server.pubsub.KeyspaceEvents;
@@ -12,6 +15,7 @@ import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * One connected client as commands see it: its identity (CLIENT ID/SETNAME/SETINFO), its pending
@@ -50,6 +54,14 @@ public final class Client implements Monitors.Monitor, Subscriber {
          */
         default boolean putOffScript(byte[][] argv) {
             return false;
+        }
+
+        /**
+         * The connection as a replica's (PSYNC): the replication stream written past the reply
+         * buffer. Null where no replica can be (the AOF's replay, the link to a primary).
+         */
+        default ReplicaOutput replicaOutput() {
+            return null;
         }
 
         /** A UNIX domain socket's connection (CLIENT LIST's flag U). */
@@ -97,6 +109,14 @@ public final class Client implements Monitors.Monitor, Subscriber {
     /** Blocking commands answer at once, as on timeout (Redis's CLIENT_DENY_BLOCKING): the AOF's replay. */
     private boolean denyBlocking;
     private boolean replayingAof;
+    /** What this connection said with REPLCONF before its PSYNC, else null. */
+    private ReplicaAnnouncement replicaAnnouncement;
+    /** This connection is a replica of this server, from its PSYNC on. */
+    private ConnectedReplica replica;
+    /** The primary's stream, run by this replica (Redis's CLIENT_MASTER). */
+    private boolean master;
+    /** The answer of the WAIT this client waits in, else null. */
+    private LongConsumer waitingForReplicas;
     /** The client of {@link #forScripts}. */
     private boolean scriptCaller;
     /** CLIENT REPLY's state. */
@@ -395,6 +415,43 @@ public final class Client implements Monitors.Monitor, Subscriber {
         return replayingAof;
     }
 
+    /** REPLCONF's announcement of a connecting replica, made at its first REPLCONF. */
+    public ReplicaAnnouncement replicaAnnouncement() {
+        if (replicaAnnouncement == null) {
+            replicaAnnouncement = new ReplicaAnnouncement();
+        }
+        return replicaAnnouncement;
+    }
+
+    /** The announcement so far, or null if none was made. */
+    public ReplicaAnnouncement announcedReplica() {
+        return replicaAnnouncement;
+    }
+
+    /** This connection's replica after its PSYNC, else null. */
+    public ConnectedReplica replica() {
+        return replica;
+    }
+
+    public void becomeReplica(ConnectedReplica replica) {
+        this.replica = replica;
+    }
+
+    /** Marks the client that runs the primary's stream on a replica: its writes pass read-only and memory checks. */
+    public void becomeMaster() {
+        master = true;
+        denyBlocking = true;
+    }
+
+    public boolean isMaster() {
+        return master;
+    }
+
+    /** WAIT: the client waits for replicas, answered by {@code answer} (or forgotten if it goes). */
+    public void waitForReplicas(LongConsumer answer) {
+        this.waitingForReplicas = answer;
+    }
+
 
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
     public boolean mayBlock() {
@@ -406,6 +463,12 @@ public final class Client implements Monitors.Monitor, Subscriber {
      * wait in a blocking command.
      */
     public void disconnected() {
+        if (replica != null) {
+            server.replication().replicaGone(replica);
+        }
+        if (waitingForReplicas != null) {
+            server.replication().cancelWait(waitingForReplicas);
+        }
         stopMonitoring();
         transaction = null;
         server.watchedKeys().unwatchAll(this);

@@ -74,7 +74,7 @@ public final class ClientPause {
      * that does not declare no-writes wait.
      */
     boolean holds(Client client, Command command, byte[][] argv) {
-        if (type == Type.OFF || client.connection() == null || client.isReplayingAof()) {
+        if (type == Type.OFF || client.connection() == null || client.isReplayingAof() || client.isMaster()) {
             return false;
         }
         if (type == Type.ALL) {

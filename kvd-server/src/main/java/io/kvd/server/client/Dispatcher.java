@@ -2,6 +2,7 @@ package io.kvd.server.client;
 
 import io.kvd.server.client.Command.Flag;
 import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.evict.Eviction;
 import io.kvd.server.latency.LatencyMonitor;
@@ -11,6 +12,7 @@ import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
 import io.kvd.server.rdb.RdbPersistence;
+import io.kvd.server.replication.Replication;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
 
@@ -97,9 +99,11 @@ public final class Dispatcher {
         // As Redis's processCommand: with maxmemory, evict first; refuse what may grow memory if
         // nothing more could go. Never the AOF's replay, nor while a busy script lets clients in.
         Eviction eviction = client.server().eviction();
-        if (eviction.maxmemory() != 0 && !client.isReplayingAof() && client.server().scripting().busyError() == null) {
+        Replication replication = client.server().replication();
+        if (eviction.maxmemory() != 0 && !client.isReplayingAof() && client.server().scripting().busyError() == null
+                && !(replication.isReplica() && client.server().config().get(Config.REPLICA_IGNORE_MAXMEMORY).equals("yes"))) {
             boolean outOfMemory = eviction.perform() == Eviction.Result.FAIL;
-            if (outOfMemory && deniedOnOom(client, command, argv, transaction)) {
+            if (outOfMemory && !client.isMaster() && deniedOnOom(client, command, argv, transaction)) {
                 refuse(client, command, argv, Eviction.OOM);
                 return null;
             }
@@ -115,9 +119,26 @@ public final class Dispatcher {
         // LOAD, and PING, so monitors notice), EXEC of a transaction with a write among them included.
         String diskError = client.server().rdb().refusesWrites() ? RdbPersistence.BGSAVE_FAILED
                 : log.failure() != null ? Errors.aofFailing(log.failure()) : null;
-        if (diskError != null && (command.lookedUp(argv).has(WRITE) || command.name().equals("ping")
-                || execOfTransaction && transaction.hasWrites())) {
+        boolean writes = command.lookedUp(argv).has(WRITE) || execOfTransaction && transaction.hasWrites();
+        if (diskError != null && (writes || command.name().equals("ping")) && !client.isMaster()) {
             refuse(client, command, argv, diskError);
+            return null;
+        }
+        // As Redis's processCommand: min-replicas-to-write, a read-only replica, a replica whose
+        // link is down with replica-serve-stale-data no; the primary's own stream passes.
+        if (writes && !replication.enoughGoodReplicas(System.currentTimeMillis())) {
+            refuse(client, command, argv, Replication.NOREPLICAS);
+            return null;
+        }
+        if (writes && replication.isReplica() && !client.isMaster()
+                && client.server().config().get(Config.REPLICA_READ_ONLY).equals("yes")) {
+            refuse(client, command, argv, Replication.READONLY);
+            return null;
+        }
+        if (replication.isReplica() && !replication.master().isUp()
+                && client.server().config().get(Config.REPLICA_SERVE_STALE_DATA).equals("no")
+                && (!command.has(STALE) || execOfTransaction && !transaction.allStale())) {
+            refuse(client, command, argv, Replication.MASTERDOWN);
             return null;
         }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.

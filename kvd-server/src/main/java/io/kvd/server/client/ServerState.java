@@ -14,6 +14,7 @@ import io.kvd.server.pubsub.PubSub;
 import io.kvd.server.rdb.RdbFormatException;
 import io.kvd.server.rdb.RdbLoader;
 import io.kvd.server.rdb.RdbPersistence;
+import io.kvd.server.replication.Replication;
 import io.kvd.server.slowlog.SlowLog;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
@@ -57,12 +58,12 @@ public final class ServerState {
     private final long startedAtMs = System.currentTimeMillis();
     /** Redis's run_id: 40 random hex digits made at start, naming this run of the server. */
     private final String runId = randomHex40();
+    private final Replication replication;
     /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
     private long changingWrites;
     private final ServerMemory memory;
     private final Eviction eviction;
     /** Redis's master_replid: made at start (changeReplicationId), new on DEBUG CHANGE-REPL-ID. */
-    private String replicationId = randomHex40();
     private final Runnable shutdown;
     private boolean shutdownRequested;
     private final ScriptEngines scripting;
@@ -143,6 +144,7 @@ public final class ServerState {
         this.scripting = scripting.apply(this);
         this.rdb = new RdbPersistence(config, databases, this.scripting::functionLibraryCodes, () -> changingWrites,
                 memory::used);
+        this.replication = new Replication(config, commandLog, rdb);
     }
 
     public Databases databases() {
@@ -237,13 +239,9 @@ public final class ServerState {
         return aofRewrite;
     }
 
-    public String replicationId() {
-        return replicationId;
-    }
-
-    /** DEBUG CHANGE-REPL-ID */
-    public void changeReplicationId() {
-        replicationId = randomHex40();
+    /** The role, the replication ids and offset, the backlog, the replicas and the link to a primary. */
+    public Replication replication() {
+        return replication;
     }
 
     /** A command changed the keyspace (and was logged for the AOF). */

@@ -44,6 +44,11 @@ public final class Transaction {
         return writes;
     }
 
+    /** True if every queued command may run on a replica cut from its primary (Redis's cmd_inv_flags lacks STALE). */
+    boolean allStale() {
+        return queued.stream().allMatch(q -> q.command().lookedUp(q.argv()).has(Command.Flag.STALE));
+    }
+
     /** Commands that run at once inside MULTI instead of being queued (Redis's processCommand). */
     public static boolean runsWhileQueuing(Command command) {
         return switch (command.name()) {

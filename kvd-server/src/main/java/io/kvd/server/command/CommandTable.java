@@ -9,6 +9,7 @@ import io.kvd.server.admin.LatencyCommand;
 import io.kvd.server.admin.LolwutCommand;
 import io.kvd.server.admin.MemoryCommand;
 import io.kvd.server.admin.PersistenceCommands;
+import io.kvd.server.admin.ReplicationCommands;
 import io.kvd.server.admin.ServerCommands;
 import io.kvd.server.admin.SlowlogCommand;
 import io.kvd.server.client.Client;
@@ -297,6 +298,13 @@ public final class CommandTable {
             command("save", 1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING, NO_MULTI), 0, 0, 0, PersistenceCommands::save),
             command("bgsave", -1, flags(ADMIN, NOSCRIPT, NO_ASYNC_LOADING), 0, 0, 0, PersistenceCommands::bgsave),
             command("lastsave", 1, flags(LOADING, STALE, FAST), 0, 0, 0, PersistenceCommands::lastsave),
+            command("replicaof", 3, flags(ADMIN, NOSCRIPT, STALE, NO_ASYNC_LOADING), 0, 0, 0, ReplicationCommands::replicaof),
+            command("slaveof", 3, flags(ADMIN, NOSCRIPT, STALE, NO_ASYNC_LOADING), 0, 0, 0, ReplicationCommands::replicaof),
+            command("sync", 1, flags(ADMIN, NOSCRIPT, NO_MULTI, NO_ASYNC_LOADING), 0, 0, 0, ReplicationCommands::sync),
+            command("psync", -3, flags(ADMIN, NOSCRIPT, NO_MULTI, NO_ASYNC_LOADING), 0, 0, 0, ReplicationCommands::psync),
+            command("replconf", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, ALLOW_BUSY), 0, 0, 0, ReplicationCommands::replconf),
+            command("role", 1, flags(NOSCRIPT, LOADING, STALE, FAST, SENTINEL), 0, 0, 0, ReplicationCommands::role),
+            command("wait", 3, flags(NOSCRIPT), 0, 0, 0, ReplicationCommands::await),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
             command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),

@@ -83,6 +83,16 @@ public final class Config {
     public static final String NOTIFY_KEYSPACE_EVENTS = "notify-keyspace-events";
 
     public static final String REPLICAOF = "replicaof";
+    public static final String REPL_BACKLOG_SIZE = "repl-backlog-size";
+    public static final String REPL_BACKLOG_TTL = "repl-backlog-ttl";
+    public static final String REPL_TIMEOUT = "repl-timeout";
+    public static final String REPL_PING_REPLICA_PERIOD = "repl-ping-replica-period";
+    public static final String REPLICA_READ_ONLY = "replica-read-only";
+    public static final String REPLICA_SERVE_STALE_DATA = "replica-serve-stale-data";
+    public static final String REPLICA_PRIORITY = "replica-priority";
+    public static final String REPLICA_IGNORE_MAXMEMORY = "replica-ignore-maxmemory";
+    public static final String MIN_REPLICAS_TO_WRITE = "min-replicas-to-write";
+    public static final String MIN_REPLICAS_MAX_LAG = "min-replicas-max-lag";
     public static final String ENABLE_DEBUG_COMMAND = "enable-debug-command";
     public static final String DAEMONIZE = "daemonize";
     public static final String UNIXSOCKET = "unixsocket";
@@ -159,12 +169,12 @@ public final class Config {
         define(new Directive(STOP_WRITES_ON_BGSAVE_ERROR, "yes", true, Directive::yesNo));
         // Redis's test knob: a BGSAVE writes at most one key per this many microseconds (0: no pause).
         define(new Directive(RDB_KEY_SAVE_DELAY, "0", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
-        // Refused rather than ignored: a replica that silently served as a master would diverge.
-        define(new Directive(REPLICAOF, "\"\"", false, Directive::noReplication));
+        // replicaof host port: the primary this server replicates from at start ("" none).
+        define(new Directive(REPLICAOF, "\"\"", false, Directive::replicaOf));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
         define(new Directive(TIMEOUT, "0", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(CLIENT_QUERY_BUFFER_LIMIT, "1gb", true, Directive.memory(1024 * 1024, Long.MAX_VALUE), Directive.Form.MEMORY));
-        // Redis's defaults; kvd has no replicas, so the slave class is kept only to be shown.
+        // Redis's defaults: normal clients unbounded, replicas at 256mb, subscribers at 32mb.
         define(new Directive(CLIENT_OUTPUT_BUFFER_LIMIT, "normal 0 0 0 slave 256mb 64mb 60 pubsub 32mb 8mb 60", true,
                 Directive::outputBufferLimit));
         define(new Directive(REQUIREPASS, "\"\"", true, Directive::single, Directive.Form.OPTIONAL_STRING));
@@ -204,7 +214,9 @@ public final class Config {
         // Eviction's directives (evict.Eviction acts on them) stay in Redis's table there, whose
         // order CONFIG REWRITE appends in.
         INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
-                LFU_LOG_FACTOR, LFU_DECAY_TIME));
+                LFU_LOG_FACTOR, LFU_DECAY_TIME, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
+                REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
+                MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser"));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -218,6 +230,7 @@ public final class Config {
     private long protoMaxBulkLen;
     private OutputBufferLimit outputBufferLimit;
     private OutputBufferLimit pubsubOutputBufferLimit;
+    private OutputBufferLimit replicaOutputBufferLimit;
     private byte[] requirepass;
     private int notifyKeyspaceEvents;
     private ClusterTopology cluster;
@@ -451,6 +464,11 @@ public final class Config {
         return pubsubOutputBufferLimit;
     }
 
+    /** The limit of the replica (slave) class: the replicas' stream. */
+    public OutputBufferLimit replicaOutputBufferLimit() {
+        return replicaOutputBufferLimit;
+    }
+
     /** The default user's password; empty when none is required. */
     public byte[] requirepass() {
         return requirepass;
@@ -606,6 +624,7 @@ public final class Config {
         String[] limit = values.get(CLIENT_OUTPUT_BUFFER_LIMIT).split(" ");
         outputBufferLimit = outputBufferLimit(limit, "normal");
         pubsubOutputBufferLimit = outputBufferLimit(limit, "pubsub");
+        replicaOutputBufferLimit = outputBufferLimit(limit, "slave");
         requirepass = values.get(REQUIREPASS).getBytes(StandardCharsets.UTF_8);
         slowlogLogSlowerThan = Long.parseLong(values.get(SLOWLOG_LOG_SLOWER_THAN));
         slowlogMaxLen = Long.parseLong(values.get(SLOWLOG_MAX_LEN));

@@ -151,12 +151,17 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
     }
 
     /** replicaof: only {@code no one} (a master), which is what kvd is. */
-    static String noReplication(List<String> words) {
-        String value = String.join(" ", words).trim().toLowerCase(Locale.ROOT);
-        if (value.isEmpty() || value.equals("no one")) {
+    /** replicaof host port, or "" (and "no one") for none. */
+    static String replicaOf(List<String> words) {
+        String value = String.join(" ", words).trim();
+        if (value.isEmpty() || value.equalsIgnoreCase("no one")) {
             return "";
         }
-        throw new IllegalArgumentException("kvd does not replicate yet: it cannot start as a replica");
+        if (words.size() != 2) {
+            throw new IllegalArgumentException("wrong number of arguments");
+        }
+        integer(0, 65535).apply(List.of(words.get(1)));
+        return words.get(0) + " " + words.get(1);
     }
 
     static String words(List<String> words) {

@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The append-only file as commands see it: the records of the writes run since the AOF last took
- * them, in order, each a Redis command in RESP (what redis-server itself loads), and whether the
- * file is healthy. Commands never see the file; the AOF drains {@link #records} once per
- * event-loop iteration. While {@link #isEnabled() disabled} (appendonly no, or during replay)
- * nothing is recorded.
+ * The append-only file and the replication stream as commands see them: the records of the
+ * writes run since the AOF last took them, in order, each a Redis command in RESP (what
+ * redis-server itself loads and replicates), and whether the file is healthy. Commands never see
+ * the file nor the replicas; once per event-loop iteration replication takes the records not yet
+ * replicated ({@link #takeUnreplicated}) and the AOF drains {@link #records}. While neither the
+ * AOF ({@link #isEnabled()}: appendonly no, or during replay) nor replication wants them, nothing
+ * is recorded.
  */
 public final class CommandLog {
     private static final byte[] DEL = Args.bytes("DEL");
@@ -28,6 +30,9 @@ public final class CommandLog {
     /** On the heap: a server or test fixture that never logs holds no native memory for it. */
     private final ByteBuf records = Unpooled.buffer(4096);
     private boolean enabled;
+    private boolean replicating;
+    /** Where the records replication has not taken yet start. */
+    private int replicatedUpTo;
     private String failure;
     private long fileSize;
     private long delayedFsyncs;
@@ -47,13 +52,22 @@ public final class CommandLog {
         this.enabled = enabled;
     }
 
+    /** Replication has a backlog: records are kept for it, with or without the AOF. */
+    public void setReplicating(boolean replicating) {
+        this.replicating = replicating;
+    }
+
+    private boolean recording() {
+        return enabled || replicating;
+    }
+
     /**
      * Appends one record of a command run in database {@code db}, after a SELECT if the last was
      * for another, if enabled. Inside EXEC it is held until {@link #endTransaction}; the arrays
      * must then stay unchanged until it (they are the transaction's queued copies).
      */
     public void append(int db, byte[]... argv) {
-        if (!enabled) {
+        if (!recording()) {
             return;
         }
         if (transaction != null) {
@@ -68,7 +82,7 @@ public final class CommandLog {
      * between MULTI and EXEC, unless an EXEC running holds them already.
      */
     public void appendAll(int db, List<byte[][]> argvs) {
-        if (!enabled || argvs.isEmpty()) {
+        if (!recording() || argvs.isEmpty()) {
             return;
         }
         boolean wrap = transaction == null && argvs.size() > 1;
@@ -85,7 +99,7 @@ public final class CommandLog {
 
     /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
     public void beginTransaction() {
-        if (enabled) {
+        if (recording()) {
             transaction = new ArrayList<>();
         }
     }
@@ -160,14 +174,36 @@ public final class CommandLog {
      * replay. Written at once even inside EXEC, before the transaction's records, as Redis 7.0 does.
      */
     public void expired(int db, byte[] key) {
-        if (enabled) {
+        if (recording()) {
             write(db, DEL, key);
         }
     }
 
-    /** The records not yet taken; the AOF reads and clears it, on the event loop. */
+    /** The records not yet taken; the AOF reads them and calls {@link #recordsTaken}, on the event loop. */
     public ByteBuf records() {
         return records;
+    }
+
+    /** The records written (or, without the AOF, replicated): they go. */
+    public void recordsTaken() {
+        records.clear();
+        replicatedUpTo = 0;
+    }
+
+    /** The records replication has not taken yet, which it now takes (a view, valid until the next record). */
+    public ByteBuf takeUnreplicated() {
+        int from = Math.max(replicatedUpTo, records.readerIndex());
+        replicatedUpTo = records.writerIndex();
+        ByteBuf taken = records.slice(from, replicatedUpTo - from);
+        if (!enabled) {
+            recordsTaken();
+        }
+        return taken;
+    }
+
+    /** Bytes of records replication has not taken yet. */
+    public int unreplicatedBytes() {
+        return records.writerIndex() - Math.max(replicatedUpTo, records.readerIndex());
     }
 
     /**

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -46,6 +47,7 @@ public final class RdbPersistence {
     private boolean scheduled;
     private boolean aborting;
     private final List<Runnable> whenIdle = new ArrayList<>();
+    private Consumer<Boolean> endListener = succeeded -> { };
     private long changesAtLastSave;
     private long lastSaveMs = System.currentTimeMillis();
     private long lastTryMs;
@@ -159,6 +161,12 @@ public final class RdbPersistence {
         List<Runnable> waiting = new ArrayList<>(whenIdle);
         whenIdle.clear();
         waiting.forEach(Runnable::run);
+        endListener.accept(succeeded);
+    }
+
+    /** Replication learns of every BGSAVE's end, as Redis's backgroundSaveDoneHandler tells updateSlavesWaitingBgsave. */
+    public void onBackgroundSaveEnded(Consumer<Boolean> listener) {
+        this.endListener = listener;
     }
 
     /** Runs {@code task} once no BGSAVE runs (an AOF rewrite asked for meanwhile: Redis schedules it). */

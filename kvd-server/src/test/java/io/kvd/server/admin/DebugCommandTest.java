@@ -28,9 +28,9 @@ class DebugCommandTest {
     @Test
     void changeReplIdMakesANewReplicationId() throws ConfigException {
         CommandFixture kvd = withDebug("yes");
-        String before = kvd.server.replicationId();
+        String before = kvd.server.replication().replid();
         assertThat(kvd.call("DEBUG", "CHANGE-REPL-ID")).isEqualTo("+OK\r\n");
-        assertThat(kvd.server.replicationId()).matches("[0-9a-f]{40}").isNotEqualTo(before);
+        assertThat(kvd.server.replication().replid()).matches("[0-9a-f]{40}").isNotEqualTo(before);
     }
 
     @Test

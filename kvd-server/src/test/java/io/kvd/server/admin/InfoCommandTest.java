@@ -100,7 +100,7 @@ class InfoCommandTest {
                 .containsPattern("\r\nprocess_id:\\d+\r\nrun_id:[0-9a-f]{40}\r\ntcp_port:")
                 .containsPattern("\r\nconfigured_hz:10\r\nexecutable:\\S+\r\nconfig_file:\r\nio_threads_active:0\r\n$");
         // A run is not a replication history: Redis makes the two ids apart.
-        assertThat(server).doesNotContain("run_id:" + kvd.server.replicationId());
+        assertThat(server).doesNotContain("run_id:" + kvd.server.replication().replid());
     }
 
     @Test

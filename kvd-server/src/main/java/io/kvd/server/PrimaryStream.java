@@ -1,0 +1,126 @@
+package io.kvd.server;
+
+import io.kvd.server.client.Client;
+import io.kvd.server.client.Command;
+import io.kvd.server.client.Dispatcher;
+import io.kvd.server.client.ServerState;
+import io.kvd.server.command.CommandTable;
+import io.kvd.server.replication.MasterLink;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.EventLoop;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.IntSupplier;
+
+/**
+ * What a replica's {@link MasterLink} needs of this server: a socket on its loop and transport,
+ * the full sync's load, and the master client (Redis's server.master), which runs the primary's
+ * commands with their replies dropped and the checks a primary's stream passes (read-only,
+ * memory, disk errors). It lives as long as the server: its database survives a reconnection,
+ * as the stream after a partial resync expects.
+ */
+final class PrimaryStream implements MasterLink.Network {
+    private static final Logger log = LoggerFactory.getLogger(PrimaryStream.class);
+
+    private final ServerState state;
+    private final CommandTable commands;
+    private final EventLoop loop;
+    private final Transport transport;
+    private final IntSupplier port;
+    private final Client master;
+
+    PrimaryStream(ServerState state, CommandTable commands, EventLoop loop, Transport transport, IntSupplier port) {
+        this.state = state;
+        this.commands = commands;
+        this.loop = loop;
+        this.transport = transport;
+        this.port = port;
+        this.master = new Client(state, UnpooledByteBufAllocator.DEFAULT, Stream.INSTANCE);
+        master.becomeMaster();
+        master.reply().mute(true);
+    }
+
+    @Override
+    public Bootstrap bootstrap() {
+        return new Bootstrap().group(loop).channel(transport.socketChannel());
+    }
+
+    @Override
+    public int listeningPort() {
+        return port.getAsInt();
+    }
+
+    /** Redis's readSyncBulkPayload: a BGSAVE of ours abandoned, the data and libraries emptied, the file loaded. */
+    @Override
+    public void replaceDataset() throws IOException {
+        state.rdb().close();
+        state.databases().clear();
+        state.scripting().flushFunctions();
+        state.loadRdb(true);
+        master.select(0);
+    }
+
+    @Override
+    public void run(byte[][] argv) {
+        Command command = commands.lookup(argv[0]);
+        if (command == null) {
+            log.warn("Unknown command '{}' from the master, ignored", new String(argv[0], StandardCharsets.UTF_8));
+            return;
+        }
+        Dispatcher.call(master, command, argv);
+    }
+
+    /** The master client's connection: the stream comes through the link, and replies go nowhere. */
+    private enum Stream implements Client.Connection {
+        INSTANCE;
+
+        @Override
+        public String remoteAddress() {
+            return "";
+        }
+
+        @Override
+        public String localAddress() {
+            return "";
+        }
+
+        @Override
+        public int queryBufferBytes() {
+            return 0;
+        }
+
+        @Override
+        public void close() {
+        }
+
+        /** Never called: the master client is denied blocking. */
+        @Override
+        public void blocked() {
+            throw new IllegalStateException("the master client blocked");
+        }
+
+        @Override
+        public void unblocked() {
+            throw new IllegalStateException("the master client unblocked");
+        }
+
+        @Override
+        public void outputAdded() {
+        }
+
+        /** Never called: a pause holds no command of the master client (it has no connection of its own). */
+        @Override
+        public void postpone(byte[][] argv) {
+            throw new IllegalStateException("the master client was paused");
+        }
+
+        @Override
+        public void runPostponed() {
+            throw new IllegalStateException("the master client was paused");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.kvd.server.replication;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+
+/** A replica connected to this server, from its SYNC or PSYNC on (Redis's client with CLIENT_SLAVE). */
+public final class ConnectedReplica {
+    /** Redis's repl_state of a replica, as INFO names it. */
+    enum State {
+        WAIT_BGSAVE_START("wait_bgsave"), WAIT_BGSAVE_END("wait_bgsave"), SEND_BULK("send_bulk"), ONLINE("online");
+
+        final String infoName;
+
+        State(String infoName) {
+            this.infoName = infoName;
+        }
+    }
+
+    final long clientId;
+    final ReplicaOutput output;
+    State state;
+    /** The stream written while the RDB is made and sent, sent right after it. */
+    private CompositeByteBuf buffered;
+    /** The offset the replica acknowledged last (REPLCONF ACK). */
+    long ackOffset;
+    long ackTimeMs;
+    int listeningPort;
+    String announcedIp;
+    /** Came with SYNC, not PSYNC: no +FULLRESYNC line before the RDB. */
+    boolean oldSync;
+
+    ConnectedReplica(long clientId, ReplicaOutput output, long nowMs) {
+        this.clientId = clientId;
+        this.output = output;
+        this.ackTimeMs = nowMs;
+    }
+
+    /** Sends the stream's new bytes now, or keeps them for after the RDB; {@code bytes} stay unchanged. */
+    void feed(ByteBuf bytes) {
+        if (state == State.ONLINE) {
+            output.write(bytes.retainedDuplicate());
+        } else if (state != State.WAIT_BGSAVE_START) {
+            if (buffered == null) {
+                buffered = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+            }
+            buffered.addComponent(true, bytes.retainedDuplicate());
+        }
+    }
+
+    /** The RDB is sent: the stream since its start follows, and from now on goes out as it comes. */
+    void online() {
+        state = State.ONLINE;
+        if (buffered != null) {
+            output.write(buffered);
+            buffered = null;
+        }
+    }
+
+    /** The replica's output buffer, what client-output-buffer-limit replica bounds. */
+    long outputBytes() {
+        return output.pendingBytes() + (buffered == null ? 0 : buffered.readableBytes());
+    }
+
+    void release() {
+        if (buffered != null) {
+            buffered.release();
+            buffered = null;
+        }
+    }
+
+    public long ackOffset() {
+        return ackOffset;
+    }
+
+    public int listeningPort() {
+        return listeningPort;
+    }
+
+    /** INFO's {@code ip}: the announced address if the replica gave one, else its connection's. */
+    public String ip() {
+        return announcedIp != null ? announcedIp : output.ip();
+    }
+}

@@ -1,0 +1,553 @@
+package io.kvd.server.replication;
+
+import io.kvd.codec.RespWriter;
+import io.kvd.server.config.Config;
+import io.kvd.server.config.Directive;
+import io.kvd.server.propagate.CommandLog;
+import io.kvd.server.rdb.RdbPersistence;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * Redis's replication.c: this server's role, its replication ids and offset (PSYNC2), the
+ * backlog, the replicas connected to it (full sync from an RDB snapshot, then the stream of
+ * writes, acknowledged by REPLCONF ACK), WAIT, and, as a replica, the link to its primary
+ * ({@link MasterLink}).
+ *
+ * <p>The stream a primary sends is the command log's records, the same bytes the AOF writes,
+ * taken once per event-loop iteration ({@link #feedRecords}), plus the PINGs and REPLCONF GETACKs
+ * of the stream itself. A replica proxies its primary's stream to its own replicas byte for byte,
+ * so offsets agree along a chain, and its own writes (the primary's commands it ran) go only to
+ * its AOF. Event loop only.
+ */
+public final class Replication {
+    private static final Logger log = LoggerFactory.getLogger(Replication.class);
+    private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] GETACK = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n"
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final String NO_REPLID = "0".repeat(40);
+    public static final String READONLY = "READONLY You can't write against a read only replica.";
+    public static final String MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+    public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** A WAIT waiting for enough replicas to acknowledge {@code offset}. */
+    private record Waiter(long offset, int replicas, long deadlineMs, LongConsumer answer) {
+    }
+
+    private final Config config;
+    private final CommandLog commandLog;
+    private final RdbPersistence rdb;
+    private String replid = randomId();
+    private String replid2 = NO_REPLID;
+    private long secondReplidOffset = -1;
+    /** master_repl_offset while there is no backlog. */
+    private long offsetWithoutBacklog;
+    private ReplicationBacklog backlog;
+    private long noReplicasSinceMs = System.currentTimeMillis();
+    private final List<ConnectedReplica> replicas = new ArrayList<>();
+    private final List<Waiter> waiters = new ArrayList<>();
+    /** The replication save runs for the replicas waiting for its end. */
+    private boolean savingForReplicas;
+    private long lastPingMs;
+    private long lastNewlineMs;
+    /** The link to the primary while this server is a replica, else null. */
+    private MasterLink master;
+    private MasterLink.Network network;
+
+    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb) {
+        this.config = config;
+        this.commandLog = commandLog;
+        this.rdb = rdb;
+        rdb.onBackgroundSaveEnded(this::backgroundSaveEnded);
+        config.onChange(name -> {
+            if (name.equals(Config.REPL_BACKLOG_SIZE) && backlog != null) {
+                backlog.resize(backlogSize());
+            }
+        });
+    }
+
+    /** How a replica connects to its primary; given once the server has its event loop. */
+    public void useNetwork(MasterLink.Network network) {
+        this.network = network;
+        String replicaof = config.get(Config.REPLICAOF);
+        if (!replicaof.isEmpty()) {
+            String[] hostPort = replicaof.split(" ");
+            replicaOf(hostPort[0], Integer.parseInt(hostPort[1]));
+        }
+    }
+
+    private static String randomId() {
+        byte[] bytes = new byte[20];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private long backlogSize() {
+        return Directive.memtoll(config.get(Config.REPL_BACKLOG_SIZE));
+    }
+
+    // ---- roles
+
+    public boolean isReplica() {
+        return master != null;
+    }
+
+    public MasterLink master() {
+        return master;
+    }
+
+    /** DEBUG CHANGE-REPL-ID */
+    public void changeReplicationId() {
+        replid = randomId();
+    }
+
+    public String replid() {
+        return replid;
+    }
+
+    public String replid2() {
+        return replid2;
+    }
+
+    public long secondReplidOffset() {
+        return secondReplidOffset;
+    }
+
+    /** master_repl_offset */
+    public long offset() {
+        return backlog == null ? offsetWithoutBacklog : backlog.endOffset();
+    }
+
+    /**
+     * REPLICAOF host port: drops the link to any primary, disconnects this server's replicas (they
+     * resync with the new history), and connects. A primary turning replica keeps its own history
+     * as the one to continue (Redis's replicationCacheMasterUsingMyself), so the PSYNC to its
+     * successor can be partial.
+     */
+    public void replicaOf(String host, int port) {
+        takePendingRecords();
+        if (master != null) {
+            master.close();
+        }
+        disconnectReplicas();
+        master = new MasterLink(host, port, this, config, network);
+        master.connect();
+    }
+
+    /**
+     * REPLICAOF NO ONE: the link is dropped, the history so far becomes the secondary one (Redis's
+     * shiftReplicationId), so replicas of the old primary can continue with this server by PSYNC.
+     */
+    public void promote() {
+        if (master == null) {
+            return;
+        }
+        master.close();
+        master = null;
+        replid2 = replid;
+        secondReplidOffset = offset() + 1;
+        replid = randomId();
+        // The stream restarts from here with this server's own writes: the next names its database.
+        commandLog.selectAgain();
+        disconnectReplicas();
+        log.info("MASTER MODE enabled");
+    }
+
+    private void disconnectReplicas() {
+        for (ConnectedReplica replica : List.copyOf(replicas)) {
+            replica.output.close();
+        }
+    }
+
+    // ---- the stream
+
+    /**
+     * The end of an event-loop iteration (and any point the stream must be current): the records
+     * the commands logged since the last call go to the backlog and the replicas. A replica's own
+     * records are for its AOF only.
+     */
+    public void feedRecords() {
+        ByteBuf records = commandLog.takeUnreplicated();
+        if (records.isReadable() && master == null && backlog != null) {
+            feed(records);
+        }
+    }
+
+    private void takePendingRecords() {
+        feedRecords();
+    }
+
+    /** What a replica received from its primary and ran: the same bytes go on to its own replicas. */
+    void proxy(ByteBuf bytes) {
+        if (backlog != null) {
+            feed(bytes);
+        }
+    }
+
+    private void feed(ByteBuf bytes) {
+        backlog.append(bytes);
+        if (replicas.isEmpty()) {
+            return;
+        }
+        // One copy for every replica: the command log reuses its buffer before the sockets take it.
+        ByteBuf copy = Unpooled.copiedBuffer(bytes);
+        for (ConnectedReplica replica : replicas) {
+            replica.feed(copy);
+        }
+        copy.release();
+        checkOutputLimits();
+    }
+
+    private void feedOwn(byte[] command) {
+        if (master != null || backlog == null) {
+            return;
+        }
+        takePendingRecords();
+        feed(Unpooled.wrappedBuffer(command));
+    }
+
+    /** client-output-buffer-limit replica: Redis closes a replica whose buffer passed the hard limit. */
+    private void checkOutputLimits() {
+        Config.OutputBufferLimit limit = config.replicaOutputBufferLimit();
+        if (limit.hardBytes() == 0) {
+            return;
+        }
+        for (ConnectedReplica replica : List.copyOf(replicas)) {
+            if (replica.outputBytes() > limit.hardBytes()) {
+                log.warn("Client id={} scheduled to be closed ASAP for overcoming of output buffer limits.", replica.clientId);
+                replica.output.close();
+            }
+        }
+    }
+
+    // ---- the primary's side
+
+    /**
+     * PSYNC replid offset (SYNC is PSYNC ? -1): continues from the backlog when it can (Redis's
+     * masterTryPartialResynchronization), else registers the replica for a full sync. Returns it.
+     */
+    public ConnectedReplica psync(long clientId, ReplicaOutput output, ReplicaAnnouncement announced,
+                                  String askedReplid, long askedOffset, boolean oldSync, long nowMs) {
+        takePendingRecords();
+        ConnectedReplica replica = new ConnectedReplica(clientId, output, nowMs);
+        boolean psync2 = announced != null && announced.psync2;
+        if (announced != null) {
+            replica.listeningPort = announced.listeningPort;
+            replica.announcedIp = announced.ip;
+        }
+        replica.oldSync = oldSync;
+        boolean historyMatches = askedReplid.equals(replid)
+                || askedReplid.equals(replid2) && askedOffset <= secondReplidOffset;
+        if (historyMatches && backlog != null && backlog.covers(askedOffset)) {
+            String reply = psync2 ? "+CONTINUE " + replid + "\r\n" : "+CONTINUE\r\n";
+            output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
+            ByteBuf missing = backlog.since(askedOffset);
+            log.info("Partial resynchronization request from replica accepted. Sending {} bytes of backlog starting "
+                    + "from offset {}.", missing.readableBytes(), askedOffset);
+            output.write(missing);
+            replica.state = ConnectedReplica.State.ONLINE;
+            replica.ackOffset = askedOffset - 1;
+            replicas.add(replica);
+            return replica;
+        }
+        if (!askedReplid.equals("?")) {
+            log.info("Partial resynchronization not accepted: {}", historyMatches
+                    ? "the backlog does not hold offset " + askedOffset
+                    : "Replication ID mismatch (Replica asked for '" + askedReplid + "', my replication IDs are '"
+                    + replid + "' and '" + replid2 + "')");
+        }
+        if (backlog == null) {
+            // As Redis's syncCommand for the first replica: a new history starts with the backlog.
+            replid = randomId();
+            replid2 = NO_REPLID;
+            secondReplidOffset = -1;
+            backlog = new ReplicationBacklog(backlogSize(), offsetWithoutBacklog);
+            commandLog.setReplicating(true);
+        }
+        replica.state = ConnectedReplica.State.WAIT_BGSAVE_START;
+        replicas.add(replica);
+        startFullSyncIfDue();
+        return replica;
+    }
+
+    /**
+     * Starts the snapshot the replicas waiting for one are sent, unless a BGSAVE already runs (it
+     * is retried when it ends). Its +FULLRESYNC names the offset the snapshot stands for.
+     */
+    private void startFullSyncIfDue() {
+        if (replicas.stream().noneMatch(r -> r.state == ConnectedReplica.State.WAIT_BGSAVE_START)) {
+            return;
+        }
+        takePendingRecords();
+        if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
+            return;
+        }
+        savingForReplicas = true;
+        // The stream after the snapshot starts with a SELECT, whatever the last record selected.
+        commandLog.selectAgain();
+        String reply = "+FULLRESYNC " + replid + " " + offset() + "\r\n";
+        for (ConnectedReplica replica : replicas) {
+            if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START) {
+                replica.state = ConnectedReplica.State.WAIT_BGSAVE_END;
+                // SYNC, the protocol before PSYNC, gets the RDB without this line.
+                if (!replica.oldSync) {
+                    replica.output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
+                }
+            }
+        }
+    }
+
+    /** Redis's updateSlavesWaitingBgsave: the snapshot's replicas get the file, or are dropped if it failed. */
+    private void backgroundSaveEnded(boolean succeeded) {
+        if (!savingForReplicas) {
+            startFullSyncIfDue();
+            return;
+        }
+        savingForReplicas = false;
+        for (ConnectedReplica replica : List.copyOf(replicas)) {
+            if (replica.state != ConnectedReplica.State.WAIT_BGSAVE_END) {
+                continue;
+            }
+            if (!succeeded) {
+                log.warn("SYNC failed. BGSAVE child returned an error");
+                replica.output.close();
+                continue;
+            }
+            replica.state = ConnectedReplica.State.SEND_BULK;
+            Path file = rdb.file();
+            try {
+                long size = Files.size(file);
+                replica.output.sendFile(Unpooled.copiedBuffer("$" + size + "\r\n", StandardCharsets.US_ASCII), file,
+                        () -> {
+                            log.info("Synchronization with replica {} succeeded", replicaName(replica));
+                            replica.ackTimeMs = System.currentTimeMillis();
+                            replica.online();
+                        });
+            } catch (IOException e) {
+                log.warn("SYNC failed. Can't open/stat DB after BGSAVE: {}", e.toString());
+                replica.output.close();
+            }
+        }
+        startFullSyncIfDue();
+    }
+
+    private static String replicaName(ConnectedReplica replica) {
+        return replica.ip() + ":" + replica.listeningPort;
+    }
+
+    /** The connection of a replica closed. */
+    public void replicaGone(ConnectedReplica replica) {
+        if (replicas.remove(replica)) {
+            replica.release();
+            log.info("Connection with replica {} lost.", replicaName(replica));
+            if (replicas.isEmpty()) {
+                noReplicasSinceMs = System.currentTimeMillis();
+            }
+        }
+    }
+
+    /** REPLCONF ACK offset: the replica has everything up to {@code offset}. */
+    public void acknowledged(ConnectedReplica replica, long offset, long nowMs) {
+        replica.ackTimeMs = nowMs;
+        if (offset > replica.ackOffset) {
+            replica.ackOffset = offset;
+        }
+        if (!waiters.isEmpty()) {
+            answerWaiters(nowMs);
+        }
+    }
+
+    /**
+     * Redis's checkGoodReplicasStatus: with min-replicas-to-write and min-replicas-max-lag set, a
+     * primary takes writes only while that many replicas acknowledged within the lag.
+     */
+    public boolean enoughGoodReplicas(long nowMs) {
+        long needed = Long.parseLong(config.get(Config.MIN_REPLICAS_TO_WRITE));
+        long maxLagSeconds = Long.parseLong(config.get(Config.MIN_REPLICAS_MAX_LAG));
+        if (master != null || needed == 0 || maxLagSeconds == 0) {
+            return true;
+        }
+        long good = replicas.stream().filter(r -> r.state == ConnectedReplica.State.ONLINE
+                && (nowMs - r.ackTimeMs) / 1000 <= maxLagSeconds).count();
+        return good >= needed;
+    }
+
+    /** Replicas that acknowledged {@code offset} or more. */
+    private int replicasAt(long offset) {
+        int count = 0;
+        for (ConnectedReplica replica : replicas) {
+            if (replica.state == ConnectedReplica.State.ONLINE && replica.ackOffset >= offset) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The offset a WAIT issued now waits for: every write so far, those not yet fed included. */
+    public long offsetWithPending() {
+        return offset() + commandLog.unreplicatedBytes();
+    }
+
+    /**
+     * WAIT numreplicas timeout: how many replicas already acknowledged {@code offset} if that is
+     * enough (or {@code mayBlock} is false), else -1 and {@code answer} is called later with the count.
+     */
+    public long await(long offset, int numReplicas, long timeoutMs, boolean mayBlock, long nowMs, LongConsumer answer) {
+        int acked = replicasAt(offset);
+        if (acked >= numReplicas || !mayBlock) {
+            return acked;
+        }
+        waiters.add(new Waiter(offset, numReplicas, timeoutMs == 0 ? Long.MAX_VALUE : nowMs + timeoutMs, answer));
+        // Redis asks before its loop sleeps; at once is as good, and needs no hook.
+        feedOwn(GETACK);
+        return -1;
+    }
+
+    private void answerWaiters(long nowMs) {
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter waiter = it.next();
+            int acked = replicasAt(waiter.offset);
+            if (acked >= waiter.replicas || nowMs >= waiter.deadlineMs) {
+                it.remove();
+                waiter.answer.accept(acked);
+            }
+        }
+    }
+
+    /** A WAIT's client went away or was unblocked otherwise. */
+    public void cancelWait(LongConsumer answer) {
+        waiters.removeIf(w -> w.answer == answer);
+    }
+
+    /**
+     * Redis's replicationCron, every 100 ms: PINGs in the stream every repl-ping-replica-period,
+     * newlines to replicas waiting for their snapshot, replicas silent past repl-timeout dropped,
+     * the backlog freed after repl-backlog-ttl without replicas, WAIT's deadlines, and a replica's
+     * own link kept up.
+     */
+    public void cron(long nowMs) {
+        long timeoutMs = Long.parseLong(config.get(Config.REPL_TIMEOUT)) * 1000;
+        if (master != null) {
+            master.cron(nowMs, timeoutMs);
+        }
+        long pingPeriodMs = Long.parseLong(config.get(Config.REPL_PING_REPLICA_PERIOD)) * 1000;
+        if (!replicas.isEmpty() && master == null && nowMs - lastPingMs >= pingPeriodMs) {
+            lastPingMs = nowMs;
+            feedOwn(PING);
+        }
+        if (nowMs - lastNewlineMs >= 1000) {
+            lastNewlineMs = nowMs;
+            for (ConnectedReplica replica : replicas) {
+                if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START
+                        || replica.state == ConnectedReplica.State.WAIT_BGSAVE_END) {
+                    replica.output.write(Unpooled.wrappedBuffer(new byte[] {'\n'}));
+                }
+            }
+        }
+        for (ConnectedReplica replica : List.copyOf(replicas)) {
+            if (replica.state == ConnectedReplica.State.ONLINE && nowMs - replica.ackTimeMs > timeoutMs) {
+                log.warn("Disconnecting timedout replica (streaming sync): {}", replicaName(replica));
+                replica.output.close();
+            }
+        }
+        long ttlMs = Long.parseLong(config.get(Config.REPL_BACKLOG_TTL)) * 1000;
+        if (backlog != null && master == null && replicas.isEmpty() && ttlMs > 0 && nowMs - noReplicasSinceMs > ttlMs) {
+            // As Redis's freeReplicationBacklog: a new history starts when the next replica comes.
+            offsetWithoutBacklog = backlog.endOffset();
+            backlog = null;
+            commandLog.setReplicating(false);
+            log.info("Replication backlog freed after {} seconds without connected replicas.", ttlMs / 1000);
+        }
+        if (!waiters.isEmpty()) {
+            answerWaiters(nowMs);
+        }
+        if (!replicas.isEmpty() && master == null) {
+            startFullSyncIfDue();
+        }
+    }
+
+    // ---- the replica's side, from its MasterLink
+
+    /** The primary sent +FULLRESYNC replid offset and the snapshot was loaded: its history is ours. */
+    void fullySynced(String masterReplid, long masterOffset) {
+        replid = masterReplid;
+        replid2 = NO_REPLID;
+        secondReplidOffset = -1;
+        backlog = new ReplicationBacklog(backlogSize(), masterOffset);
+        commandLog.setReplicating(true);
+        // Sub-replicas hold a dataset from before: they must sync again, fully.
+        disconnectReplicas();
+    }
+
+    /** The primary answered +CONTINUE, naming its current history, which may be new (a promotion). */
+    void continued(String masterReplid) {
+        if (masterReplid != null && !masterReplid.equals(replid)) {
+            replid2 = replid;
+            secondReplidOffset = offset() + 1;
+            replid = masterReplid;
+            disconnectReplicas();
+        }
+        if (backlog == null) {
+            backlog = new ReplicationBacklog(backlogSize(), offsetWithoutBacklog);
+            commandLog.setReplicating(true);
+        }
+    }
+
+    /** The history to ask the primary to continue: this server's id and next offset, or null for a full sync. */
+    String[] psyncArguments() {
+        if (backlog == null && offsetWithoutBacklog == 0) {
+            return new String[] {"?", "-1"};
+        }
+        return new String[] {replid, Long.toString(offset() + 1)};
+    }
+
+    /** REPLCONF ACK with this replica's offset, as Redis's replicationSendAck. */
+    static ByteBuf ack(long offset) {
+        ByteBuf buf = Unpooled.buffer(64);
+        RespWriter.writeCommand(buf, "REPLCONF".getBytes(StandardCharsets.US_ASCII),
+                "ACK".getBytes(StandardCharsets.US_ASCII), Long.toString(offset).getBytes(StandardCharsets.US_ASCII));
+        return buf;
+    }
+
+    // ---- what INFO and ROLE show
+
+    public List<ConnectedReplica> replicas() {
+        return replicas;
+    }
+
+    public boolean backlogActive() {
+        return backlog != null;
+    }
+
+    public long backlogSizeShown() {
+        return backlog == null ? backlogSize() : backlog.size();
+    }
+
+    public long backlogFirstOffset() {
+        return backlog == null ? 0 : backlog.firstOffset();
+    }
+
+    public long backlogHeld() {
+        return backlog == null ? 0 : backlog.held();
+    }
+
+    /** One {@code slaveN} value of INFO replication. */
+    public static String infoLine(ConnectedReplica replica, long nowMs) {
+        return "ip=" + replica.ip() + ",port=" + replica.listeningPort + ",state=" + replica.state.infoName
+                + ",offset=" + replica.ackOffset + ",lag=" + (nowMs - replica.ackTimeMs) / 1000;
+    }
+}
