@@ -451,7 +451,10 @@ public final class KvdServer implements AutoCloseable {
             if (config.timeout() > 0 || OutputLimits.configured(config, state.pubSub().hasSubscribers())) {
                 // A copy: closing a connection removes its client from the map.
                 for (Client client : List.copyOf(state.clients().values())) {
-                    ((ConnectionHandler) client.connection()).cron(now);
+                    // The master client of a replica has no socket of its own.
+                    if (client.connection() instanceof ConnectionHandler connection) {
+                        connection.cron(now);
+                    }
                 }
             }
             state.replication().cron(now);

@@ -39,7 +39,7 @@ final class PrimaryStream implements MasterLink.Network {
         this.loop = loop;
         this.transport = transport;
         this.port = port;
-        this.master = new Client(state, UnpooledByteBufAllocator.DEFAULT, Stream.INSTANCE);
+        this.master = new Client(state, UnpooledByteBufAllocator.DEFAULT, new Stream());
         master.becomeMaster();
         master.reply().mute(true);
     }
@@ -74,13 +74,21 @@ final class PrimaryStream implements MasterLink.Network {
         Dispatcher.call(master, command, argv);
     }
 
-    /** The master client's connection: the stream comes through the link, and replies go nowhere. */
-    private enum Stream implements Client.Connection {
-        INSTANCE;
+    @Override
+    public void streaming(boolean flowing) {
+        if (flowing) {
+            state.clients().put(master.id(), master);
+        } else {
+            state.clients().remove(master.id());
+        }
+    }
 
+    /** The master client's connection: the stream comes through the link, and replies go nowhere. */
+    private final class Stream implements Client.Connection {
         @Override
         public String remoteAddress() {
-            return "";
+            MasterLink link = state.replication().master();
+            return link == null ? "" : link.address();
         }
 
         @Override
@@ -93,8 +101,13 @@ final class PrimaryStream implements MasterLink.Network {
             return 0;
         }
 
+        /** CLIENT KILL: the link drops, and is made again by the cron. */
         @Override
         public void close() {
+            MasterLink link = state.replication().master();
+            if (link != null) {
+                link.dropLink();
+            }
         }
 
         /** Never called: the master client is denied blocking. */

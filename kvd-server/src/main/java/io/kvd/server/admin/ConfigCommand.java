@@ -139,6 +139,7 @@ public final class ConfigCommand {
     private static void resetstat(Client client, byte[][] argv) {
         ServerState server = client.server();
         server.stats().reset();
+        server.replication().resetStats();
         server.opsPerSecond().reset();
         server.inputBytesPerSecond().reset();
         server.outputBytesPerSecond().reset();

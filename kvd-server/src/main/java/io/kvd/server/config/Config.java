@@ -365,6 +365,11 @@ public final class Config {
         listeners.forEach(l -> l.accept(d.name()));
     }
 
+    /** REPLICAOF changed the primary ("host port", or "" for none): CONFIG GET and CONFIG REWRITE show it. */
+    public void replicaOf(String hostPort) {
+        values.put(REPLICAOF, hostPort);
+    }
+
     /** Called with a directive's name after CONFIG SET changed it. */
     public void onChange(Consumer<String> listener) {
         listeners.add(listener);

@@ -135,8 +135,8 @@ public final class ConfigRewrite {
             case Config.DIR -> rewriteLine(name, name + " " + Directive.quote(config.workingDirectory().toString()), true);
             case Config.CLIENT_OUTPUT_BUFFER_LIMIT -> rewriteOutputBufferLimits(d, value);
             case Config.NOTIFY_KEYSPACE_EVENTS -> rewriteLine(name, name + " " + Directive.quote(value), !value.isEmpty());
-            // kvd is always a master: Redis removes replicaof lines from a master's file.
-            case Config.REPLICAOF -> rewritten.add(name);
+            // As Redis's rewriteConfigReplicaOfOption: a master's file loses the line.
+            case Config.REPLICAOF -> rewriteLine(name, name + " " + value, !value.isEmpty());
             // Always written, as Redis's rewriteConfigLatencyTrackingInfoPercentilesOutputOption.
             case LATENCY_PERCENTILES -> rewriteLine(name, name + " " + (value.isEmpty() ? "\"\"" : value), true);
             default -> rewriteByForm(d, value);

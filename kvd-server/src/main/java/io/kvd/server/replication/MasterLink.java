@@ -50,6 +50,9 @@ public final class MasterLink {
 
         /** Runs one command of the primary's stream as the master client. */
         void run(byte[][] argv);
+
+        /** The stream flows: the master client is one of the server's clients while it does. */
+        void streaming(boolean flowing);
     }
 
     /** Redis's repl_state, as ROLE names it. */
@@ -166,10 +169,24 @@ public final class MasterLink {
         abandonTransfer();
     }
 
+    /** CLIENT KILL of the master client: the link closes and the cron reconnects. */
+    public void dropLink() {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    /** The primary's address, as the master client's in CLIENT LIST. */
+    public String address() {
+        return channel != null && channel.remoteAddress() instanceof java.net.InetSocketAddress inet
+                ? inet.getAddress().getHostAddress() + ":" + inet.getPort() : host + ":" + port;
+    }
+
     private void linkLost() {
         if (state == State.CONNECTED) {
             log.info("Connection with master lost.");
             downSinceMs = System.currentTimeMillis();
+            network.streaming(false);
         }
         state = State.CONNECT;
         abandonTransfer();
@@ -454,6 +471,7 @@ public final class MasterLink {
         private void startStream(ChannelHandlerContext ctx) {
             step = Step.STREAM;
             state = State.CONNECTED;
+            network.streaming(true);
             RespDecoder decoder = new RespDecoder(() -> Integer.MAX_VALUE);
             ctx.pipeline().addLast(decoder, new Stream());
         }

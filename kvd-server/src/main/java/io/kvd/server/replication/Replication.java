@@ -62,6 +62,9 @@ public final class Replication {
     private final List<Waiter> waiters = new ArrayList<>();
     /** The replication save runs for the replicas waiting for its end. */
     private boolean savingForReplicas;
+    private long syncFull;
+    private long syncPartialOk;
+    private long syncPartialErr;
     private long lastPingMs;
     private long lastNewlineMs;
     /** The link to the primary while this server is a replica, else null. */
@@ -144,6 +147,7 @@ public final class Replication {
             master.close();
         }
         disconnectReplicas();
+        config.replicaOf(host + " " + port);
         master = new MasterLink(host, port, this, config, network);
         master.connect();
     }
@@ -158,6 +162,7 @@ public final class Replication {
         }
         master.close();
         master = null;
+        config.replicaOf("");
         replid2 = replid;
         secondReplidOffset = offset() + 1;
         replid = randomId();
@@ -262,9 +267,12 @@ public final class Replication {
             replica.state = ConnectedReplica.State.ONLINE;
             replica.ackOffset = askedOffset - 1;
             replicas.add(replica);
+            syncPartialOk++;
             return replica;
         }
+        syncFull++;
         if (!askedReplid.equals("?")) {
+            syncPartialErr++;
             log.info("Partial resynchronization not accepted: {}", historyMatches
                     ? "the backlog does not hold offset " + askedOffset
                     : "Replication ID mismatch (Replica asked for '" + askedReplid + "', my replication IDs are '"
@@ -524,6 +532,28 @@ public final class Replication {
     }
 
     // ---- what INFO and ROLE show
+
+    /** INFO's sync_full: full syncs served. */
+    public long syncFull() {
+        return syncFull;
+    }
+
+    /** INFO's sync_partial_ok: PSYNCs continued from the backlog. */
+    public long syncPartialOk() {
+        return syncPartialOk;
+    }
+
+    /** INFO's sync_partial_err: PSYNCs that had to become full syncs. */
+    public long syncPartialErr() {
+        return syncPartialErr;
+    }
+
+    /** CONFIG RESETSTAT */
+    public void resetStats() {
+        syncFull = 0;
+        syncPartialOk = 0;
+        syncPartialErr = 0;
+    }
 
     public List<ConnectedReplica> replicas() {
         return replicas;

@@ -1,0 +1,192 @@
+package io.kvd.it;
+
+import io.kvd.it.support.KvdProcess;
+import io.kvd.it.support.Poll;
+import io.kvd.it.support.RedisServerProcess;
+import io.kvd.it.support.RespConnection;
+import io.kvd.it.support.ServerLogsOnFailure;
+import io.kvd.it.support.WorkDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.kvd.it.AofInteropTest.call;
+import static io.kvd.it.AofInteropTest.contents;
+import static io.kvd.it.AofInteropTest.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis 7.0's replication protocol both ways: redis-server replicating from kvd, kvd from
+ * redis-server (disk and diskless full syncs), kvd from kvd, a chain mixing them; each replica's
+ * contents compared type by type with its primary's once their offsets agree; partial resyncs
+ * after a cut link and after a promotion; WAIT, READONLY and NOREPLICAS.
+ */
+@ExtendWith(ServerLogsOnFailure.class)
+class ReplicationInteropTest {
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
+    private static final Pattern OFFSET = Pattern.compile("master_repl_offset:(\\d+)");
+
+    @Test
+    void redisServerReplicatesFromKvd() throws Exception {
+        try (KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
+             RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-replica"))) {
+            write(kvd.port());
+            replicaOf(redis.port(), kvd.port());
+            assertSameContents(kvd.port(), redis.port());
+            writeMore(kvd.port());
+            assertSameContents(kvd.port(), redis.port());
+        }
+    }
+
+    @Test
+    void kvdReplicatesFromRedisServerWithADisklessSync() throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
+                "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
+             KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no")) {
+            write(redis.port());
+            replicaOf(kvd.port(), redis.port());
+            assertSameContents(redis.port(), kvd.port());
+            writeMore(redis.port());
+            assertSameContents(redis.port(), kvd.port());
+        }
+    }
+
+    @Test
+    void kvdReplicatesFromRedisServerThroughItsDisk() throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
+                "--repl-diskless-sync", "no");
+             KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "yes")) {
+            write(redis.port());
+            replicaOf(kvd.port(), redis.port());
+            assertSameContents(redis.port(), kvd.port());
+            writeMore(redis.port());
+            assertSameContents(redis.port(), kvd.port());
+        }
+    }
+
+    @Test
+    void aChainOfRedisKvdRedisCarriesTheSameStream() throws Exception {
+        try (RedisServerProcess top = RedisServerProcess.startIn(WorkDir.create("redis-top"),
+                "--repl-diskless-sync-delay", "0");
+             KvdProcess middle = KvdProcess.startIn(WorkDir.create("kvd-middle"), "--appendonly", "no");
+             RedisServerProcess bottom = RedisServerProcess.startIn(WorkDir.create("redis-bottom"))) {
+            write(top.port());
+            replicaOf(middle.port(), top.port());
+            replicaOf(bottom.port(), middle.port());
+            writeMore(top.port());
+            assertSameContents(top.port(), middle.port());
+            assertSameContents(top.port(), bottom.port());
+        }
+    }
+
+    @Test
+    void aCutLinkResumesWithAPartialResync() throws Exception {
+        try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");
+             RespConnection p = RespConnection.open(primary.port());
+             RespConnection r = RespConnection.open(replica.port())) {
+            write(primary.port());
+            replicaOf(replica.port(), primary.port());
+            assertSameContents(primary.port(), replica.port());
+            assertThat(r.call("CLIENT", "KILL", "TYPE", "master")).isEqualTo(":1\r\n");
+            p.call("SET", "written", "while the link was down");
+            p.call("INCRBY", "counter", "100");
+            assertSameContents(primary.port(), replica.port());
+            assertThat(r.call("GET", "written")).isEqualTo("$23\r\nwhile the link was down\r\n");
+            String stats = call(p, "INFO", "stats");
+            assertThat(stats).contains("sync_full:1\r\n").contains("sync_partial_ok:1\r\n");
+        }
+    }
+
+    @Test
+    void aPromotedReplicaContinuesTheHistoryForTheOldPrimary() throws Exception {
+        try (KvdProcess first = KvdProcess.startIn(WorkDir.create("kvd-first"), "--appendonly", "no");
+             RedisServerProcess second = RedisServerProcess.startIn(WorkDir.create("redis-second"));
+             RespConnection f = RespConnection.open(first.port());
+             RespConnection s = RespConnection.open(second.port())) {
+            write(first.port());
+            replicaOf(second.port(), first.port());
+            assertSameContents(first.port(), second.port());
+            // The failover Sentinel performs: the replica promoted, the old primary turned replica of it.
+            assertThat(s.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+            s.call("SET", "after", "promotion");
+            replicaOf(first.port(), second.port());
+            assertSameContents(second.port(), first.port());
+            assertThat(f.call("GET", "after")).isEqualTo("$9\r\npromotion\r\n");
+            assertThat(call(s, "INFO", "stats")).contains("sync_partial_ok:1\r\n").contains("sync_full:0\r\n");
+            // Back: kvd promoted, redis-server its replica again, by PSYNC of kvd's secondary history.
+            assertThat(f.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+            f.call("SET", "again", "kvd");
+            replicaOf(second.port(), first.port());
+            assertSameContents(first.port(), second.port());
+            assertThat(call(f, "INFO", "stats")).contains("sync_partial_ok:1\r\n");
+        }
+    }
+
+    @Test
+    void waitCountsTheReplicasThatAcknowledgedAndAReplicaRefusesWrites() throws Exception {
+        try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");
+             RespConnection p = RespConnection.open(primary.port());
+             RespConnection r = RespConnection.open(replica.port())) {
+            assertThat(p.call("WAIT", "1", "10")).isEqualTo(":0\r\n");
+            replicaOf(replica.port(), primary.port());
+            p.call("SET", "k", "v");
+            assertThat(p.call("WAIT", "1", "0")).isEqualTo(":1\r\n");
+            assertThat(r.call("GET", "k")).isEqualTo("$1\r\nv\r\n");
+            assertThat(r.call("SET", "k", "w")).isEqualTo("-READONLY You can't write against a read only replica.\r\n");
+            assertThat(r.call("WAIT", "1", "0")).startsWith("-ERR WAIT cannot be used with replica instances.");
+            assertThat(p.call("ROLE")).matches("(?s)\\*3\r\n\\$6\r\nmaster\r\n:\\d+\r\n\\*1\r\n\\*3\r\n\\$9\r\n127\\.0\\.0\\.1"
+                    + "\r\n\\$\\d+\r\n" + replica.port() + "\r\n.*");
+            assertThat(r.call("ROLE")).matches("(?s)\\*5\r\n\\$5\r\nslave\r\n\\$9\r\n127\\.0\\.0\\.1\r\n:" + primary.port()
+                    + "\r\n\\$9\r\nconnected\r\n:\\d+\r\n");
+            assertThat(p.call("CONFIG", "SET", "min-replicas-to-write", "2")).isEqualTo("+OK\r\n");
+            assertThat(p.call("SET", "k", "x")).isEqualTo("-NOREPLICAS Not enough good replicas to write.\r\n");
+            assertThat(p.call("CONFIG", "SET", "min-replicas-to-write", "1")).isEqualTo("+OK\r\n");
+            assertThat(p.call("SET", "k", "x")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    /** Writes after the sync, of the kinds a stream carries as rewritten: scripts, transactions, expiry. */
+    private static void writeMore(int port) throws IOException {
+        try (RespConnection c = RespConnection.open(port)) {
+            c.call("EVAL", "redis.call('SET', KEYS[1], 'lua'); return redis.call('INCR', KEYS[2])", "2", "plain", "counter");
+            c.call("MULTI");
+            c.call("HSET", "hash", "f4", "multi");
+            c.call("LPUSH", "list", "multi");
+            c.call("EXEC");
+            c.call("SET", "ex", "v", "PX", "1");
+            c.call("SELECT", "3");
+            c.call("SET", "in3", "changed");
+            c.call("SPOP", "moving");
+        }
+    }
+
+    private static void replicaOf(int replica, int primary) throws IOException {
+        try (RespConnection c = RespConnection.open(replica)) {
+            assertThat(c.call("REPLICAOF", "127.0.0.1", Integer.toString(primary))).isEqualTo("+OK\r\n");
+            Poll.until(SYNC_TIMEOUT, "the replica's link up",
+                    () -> call(c, "INFO", "replication").contains("master_link_status:up\r\n") ? true : null);
+        }
+    }
+
+    /** Waits until the replica has the primary's whole stream, then compares their contents. */
+    private static void assertSameContents(int primary, int replica) throws Exception {
+        try (RespConnection p = RespConnection.open(primary); RespConnection r = RespConnection.open(replica)) {
+            Poll.until(SYNC_TIMEOUT, "the replica's offset reaching the primary's", () -> {
+                long primaryOffset = offset(call(p, "INFO", "replication"));
+                return primaryOffset == offset(call(r, "INFO", "replication")) ? true : null;
+            });
+        }
+        assertThat(contents(replica)).isEqualTo(contents(primary));
+    }
+
+    private static long offset(String info) {
+        Matcher m = OFFSET.matcher(info);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+}
