@@ -79,6 +79,7 @@ public final class MasterLink {
     private long lastIoMs = System.currentTimeMillis();
     private long downSinceMs = System.currentTimeMillis();
     private long lastAckMs;
+    private long lastConnectMs;
     // A full sync in progress
     private String syncReplid;
     private long syncOffset;
@@ -137,6 +138,7 @@ public final class MasterLink {
         if (closed) {
             return;
         }
+        lastConnectMs = System.currentTimeMillis();
         log.info("Connecting to MASTER {}:{}", host, port);
         state = State.CONNECTING;
         lastIoMs = System.currentTimeMillis();
@@ -206,7 +208,12 @@ public final class MasterLink {
 
     void cron(long nowMs, long timeoutMs) {
         switch (state) {
-            case CONNECT -> connect();
+            case CONNECT -> {
+                // As Redis's replicationCron, which runs once a second.
+                if (nowMs - lastConnectMs >= 1000) {
+                    connect();
+                }
+            }
             case CONNECTING, HANDSHAKE, TRANSFER -> {
                 if (nowMs - lastIoMs > timeoutMs) {
                     log.warn(state == State.TRANSFER ? "Timeout receiving bulk data from MASTER... If the problem persists "
