@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -103,6 +104,29 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aRestartedReplicaContinuesFromItsRdbWithAPartialResync() throws Exception {
+        Path replicaDir = WorkDir.create("kvd-replica");
+        try (RedisServerProcess primary = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
+                "--repl-diskless-sync-delay", "0");
+             RespConnection p = RespConnection.open(primary.port())) {
+            write(primary.port());
+            String[] asReplica = {"--appendonly", "no", "--save", "3600 1", "--replicaof", "127.0.0.1",
+                    Integer.toString(primary.port())};
+            try (KvdProcess replica = KvdProcess.startIn(replicaDir, asReplica)) {
+                awaitLinkUp(replica.port());
+                assertSameContents(primary.port(), replica.port());
+            }
+            // Stopped, the replica saved its dataset with the stream's id and offset; the primary went on.
+            p.call("SET", "written", "while the replica was down");
+            try (KvdProcess replica = KvdProcess.startIn(replicaDir, asReplica)) {
+                awaitLinkUp(replica.port());
+                assertSameContents(primary.port(), replica.port());
+            }
+            assertThat(call(p, "INFO", "stats")).contains("sync_full:1\r\n").contains("sync_partial_ok:1\r\n");
+        }
+    }
+
+    @Test
     void aPromotedReplicaContinuesTheHistoryForTheOldPrimary() throws Exception {
         try (KvdProcess first = KvdProcess.startIn(WorkDir.create("kvd-first"), "--appendonly", "no");
              RedisServerProcess second = RedisServerProcess.startIn(WorkDir.create("redis-second"));
@@ -169,6 +193,12 @@ class ReplicationInteropTest {
     private static void replicaOf(int replica, int primary) throws IOException {
         try (RespConnection c = RespConnection.open(replica)) {
             assertThat(c.call("REPLICAOF", "127.0.0.1", Integer.toString(primary))).isEqualTo("+OK\r\n");
+        }
+        awaitLinkUp(replica);
+    }
+
+    private static void awaitLinkUp(int replica) throws IOException {
+        try (RespConnection c = RespConnection.open(replica)) {
             Poll.until(SYNC_TIMEOUT, "the replica's link up",
                     () -> call(c, "INFO", "replication").contains("master_link_status:up\r\n") ? true : null);
         }

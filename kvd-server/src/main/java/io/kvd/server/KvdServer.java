@@ -383,6 +383,7 @@ public final class KvdServer implements AutoCloseable {
         long started = System.nanoTime();
         try {
             RdbLoader.Result loaded = state.loadRdb(false);
+            state.replication().restoreFrom(loaded.aux());
             log.info("DB loaded from disk: {} keys ({} expired skipped) in {} ms", loaded.keys(), loaded.expired(),
                     (System.nanoTime() - started) / 1_000_000);
         } catch (RdbFormatException e) {

@@ -61,7 +61,16 @@ final class PrimaryStream implements MasterLink.Network {
         state.databases().clear();
         state.scripting().flushFunctions();
         state.loadRdb(true);
-        master.select(0);
+    }
+
+    @Override
+    public int streamDb() {
+        return master.db();
+    }
+
+    @Override
+    public void selectStreamDb(int db) {
+        master.select(db);
     }
 
     @Override

@@ -136,7 +136,13 @@ public final class ConfigRewrite {
             case Config.CLIENT_OUTPUT_BUFFER_LIMIT -> rewriteOutputBufferLimits(d, value);
             case Config.NOTIFY_KEYSPACE_EVENTS -> rewriteLine(name, name + " " + Directive.quote(value), !value.isEmpty());
             // As Redis's rewriteConfigReplicaOfOption: a master's file loses the line.
-            case Config.REPLICAOF -> rewriteLine(name, name + " " + value, !value.isEmpty());
+            case Config.REPLICAOF -> {
+                if (value.isEmpty()) {
+                    rewritten.add(name);
+                } else {
+                    rewriteLine(name, name + " " + value, true);
+                }
+            }
             // Always written, as Redis's rewriteConfigLatencyTrackingInfoPercentilesOutputOption.
             case LATENCY_PERCENTILES -> rewriteLine(name, name + " " + (value.isEmpty() ? "\"\"" : value), true);
             default -> rewriteByForm(d, value);

@@ -161,6 +161,11 @@ public final class CommandLog {
         RespWriter.writeCommand(records, argv);
     }
 
+    /** The database the records leave selected, -1 before the first or after {@link #selectAgain} (Redis's slaveseldb). */
+    public int selectedDb() {
+        return selectedDb;
+    }
+
     /**
      * The next record starts with a SELECT whatever the last was for: a rewritten file's tail is
      * copied from the records logged after its start, which must not depend on the old file's.

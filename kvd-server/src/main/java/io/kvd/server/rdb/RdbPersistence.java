@@ -48,6 +48,7 @@ public final class RdbPersistence {
     private boolean aborting;
     private final List<Runnable> whenIdle = new ArrayList<>();
     private Consumer<Boolean> endListener = succeeded -> { };
+    private Supplier<RdbSave.ReplicationInfo> replicationInfo = () -> null;
     private long changesAtLastSave;
     private long lastSaveMs = System.currentTimeMillis();
     private long lastTryMs;
@@ -80,7 +81,8 @@ public final class RdbPersistence {
 
     private RdbSave.Options options() {
         return new RdbSave.Options(file(), databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
-                usedMemory.getAsLong(), libraries.get(), Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)));
+                usedMemory.getAsLong(), libraries.get(), Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)),
+                replicationInfo.get());
     }
 
     private boolean yes(String directive) {
@@ -162,6 +164,11 @@ public final class RdbPersistence {
         whenIdle.clear();
         waiting.forEach(Runnable::run);
         endListener.accept(succeeded);
+    }
+
+    /** Where each snapshot stands in the replication stream, or null when it stands nowhere (no backlog, no primary). */
+    public void useReplicationInfo(Supplier<RdbSave.ReplicationInfo> replicationInfo) {
+        this.replicationInfo = replicationInfo;
     }
 
     /** Replication learns of every BGSAVE's end, as Redis's backgroundSaveDoneHandler tells updateSlavesWaitingBgsave. */

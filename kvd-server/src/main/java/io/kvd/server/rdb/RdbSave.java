@@ -64,7 +64,15 @@ public final class RdbSave {
      * @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds
      */
     public record Options(Path target, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
-                          List<byte[]> libraries, long keySaveDelayMicros) {
+                          List<byte[]> libraries, long keySaveDelayMicros, ReplicationInfo replication) {
+    }
+
+    /**
+     * Where the snapshot stands in the replication stream (Redis's rdbSaveInfo): the database the
+     * stream has selected, the history's id and the offset, so a restarted replica can continue
+     * with PSYNC.
+     */
+    public record ReplicationInfo(int streamDb, String replid, long offset) {
     }
 
     private final Options options;
@@ -100,7 +108,7 @@ public final class RdbSave {
             expiresAtStart[db] = databases.get(db).sizeWithDeadline();
         }
         writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
-        writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
+        writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.replication(), options.libraries());
         snapshot = databases.startSnapshot(MEMBERS_PER_BATCH, new Sink());
     }
 
@@ -123,7 +131,7 @@ public final class RdbSave {
                 StandardOpenOption.TRUNCATE_EXISTING);
         try (FileChannel out = channel) {
             RdbWriter writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
-            writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.libraries());
+            writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.replication(), options.libraries());
             long crc = 0;
             long keys = 0;
             for (int db = 0; db < databases.count(); db++) {

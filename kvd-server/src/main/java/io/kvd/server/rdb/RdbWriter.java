@@ -42,15 +42,22 @@ public final class RdbWriter {
     }
 
     /**
-     * The magic, rdbSaveInfoAuxFields' fields (no replication ones: kvd has no replication
-     * backlog, for which Redis writes none either) and each library's code (rdbSaveFunctions).
+     * The magic, rdbSaveInfoAuxFields' fields (the replication ones when {@code replication} is
+     * given, as Redis writes them with a backlog or a primary) and each library's code
+     * (rdbSaveFunctions).
      */
-    public void header(long nowMs, long usedMemory, boolean aofBase, List<byte[]> libraries) {
+    public void header(long nowMs, long usedMemory, boolean aofBase, RdbSave.ReplicationInfo replication,
+                       List<byte[]> libraries) {
         out.buffer().writeBytes(String.format("REDIS%04d", Rdb.VERSION).getBytes(StandardCharsets.US_ASCII));
         aux("redis-ver", REDIS_VERSION);
         aux("redis-bits", "64");
         aux("ctime", Long.toString(nowMs / 1000));
         aux("used-mem", Long.toString(usedMemory));
+        if (replication != null) {
+            aux("repl-stream-db", Integer.toString(replication.streamDb()));
+            aux("repl-id", replication.replid());
+            aux("repl-offset", Long.toString(replication.offset()));
+        }
         aux("aof-base", aofBase ? "1" : "0");
         for (byte[] code : libraries) {
             out.type(Rdb.OPCODE_FUNCTION2);

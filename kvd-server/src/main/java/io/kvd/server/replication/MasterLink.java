@@ -53,6 +53,12 @@ public final class MasterLink {
 
         /** The stream flows: the master client is one of the server's clients while it does. */
         void streaming(boolean flowing);
+
+        /** The database the master client's commands run in (the stream's last SELECT). */
+        int streamDb();
+
+        /** The stream continues in database {@code db}: after a full sync, or from a restart's RDB. */
+        void selectStreamDb(int db);
     }
 
     /** Redis's repl_state, as ROLE names it. */

@@ -5,6 +5,7 @@ import io.kvd.server.config.Config;
 import io.kvd.server.config.Directive;
 import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.rdb.RdbPersistence;
+import io.kvd.server.rdb.RdbSave;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
@@ -56,6 +58,8 @@ public final class Replication {
     private long secondReplidOffset = -1;
     /** master_repl_offset while there is no backlog. */
     private long offsetWithoutBacklog;
+    /** The stream's database an RDB loaded at start recorded, else -1. */
+    private int restoredStreamDb = -1;
     private ReplicationBacklog backlog;
     private long noReplicasSinceMs = System.currentTimeMillis();
     private final List<ConnectedReplica> replicas = new ArrayList<>();
@@ -76,6 +80,7 @@ public final class Replication {
         this.commandLog = commandLog;
         this.rdb = rdb;
         rdb.onBackgroundSaveEnded(this::backgroundSaveEnded);
+        rdb.useReplicationInfo(this::saveInfo);
         config.onChange(name -> {
             if (name.equals(Config.REPL_BACKLOG_SIZE) && backlog != null) {
                 backlog.resize(backlogSize());
@@ -83,14 +88,51 @@ public final class Replication {
         });
     }
 
-    /** How a replica connects to its primary; given once the server has its event loop. */
+    /**
+     * How a replica connects to its primary; given once the server has its event loop. A
+     * {@code replicaof} directive connects now, continuing the history the RDB loaded at start
+     * recorded, if any.
+     */
     public void useNetwork(MasterLink.Network network) {
         this.network = network;
         String replicaof = config.get(Config.REPLICAOF);
         if (!replicaof.isEmpty()) {
+            if (restoredStreamDb >= 0) {
+                network.selectStreamDb(restoredStreamDb);
+            }
             String[] hostPort = replicaof.split(" ");
             replicaOf(hostPort[0], Integer.parseInt(hostPort[1]));
         }
+    }
+
+    /**
+     * The RDB loaded at start recorded where it stood in a replication stream: a server started
+     * as a replica continues from there (Redis's loadDataFromDisk and replicationCacheMasterUsingMyself).
+     */
+    public void restoreFrom(Map<String, String> aux) {
+        String id = aux.get("repl-id");
+        String offset = aux.get("repl-offset");
+        String streamDb = aux.get("repl-stream-db");
+        if (config.get(Config.REPLICAOF).isEmpty() || id == null || offset == null || streamDb == null
+                || streamDb.equals("-1") || id.length() != NO_REPLID.length()) {
+            return;
+        }
+        replid = id;
+        offsetWithoutBacklog = Long.parseLong(offset);
+        restoredStreamDb = Integer.parseInt(streamDb);
+        log.info("Restored the replication ID and offset from the RDB: {}:{}", replid, offsetWithoutBacklog);
+    }
+
+    /** Redis's rdbPopulateSaveInfo: a snapshot stands in the stream of a primary with a backlog, or of a replica. */
+    private RdbSave.ReplicationInfo saveInfo() {
+        if (master == null && backlog != null) {
+            takePendingRecords();
+            return new RdbSave.ReplicationInfo(Math.max(commandLog.selectedDb(), 0), replid, offset());
+        }
+        if (master != null && (backlog != null || restoredStreamDb >= 0)) {
+            return new RdbSave.ReplicationInfo(network.streamDb(), replid, offset());
+        }
+        return null;
     }
 
     private static String randomId() {
@@ -497,6 +539,7 @@ public final class Replication {
         secondReplidOffset = -1;
         backlog = new ReplicationBacklog(backlogSize(), masterOffset);
         commandLog.setReplicating(true);
+        network.selectStreamDb(0);
         // Sub-replicas hold a dataset from before: they must sync again, fully.
         disconnectReplicas();
     }
@@ -517,7 +560,7 @@ public final class Replication {
 
     /** The history to ask the primary to continue: this server's id and next offset, or null for a full sync. */
     String[] psyncArguments() {
-        if (backlog == null && offsetWithoutBacklog == 0) {
+        if (backlog == null && offsetWithoutBacklog == 0 && restoredStreamDb < 0) {
             return new String[] {"?", "-1"};
         }
         return new String[] {replid, Long.toString(offset() + 1)};
