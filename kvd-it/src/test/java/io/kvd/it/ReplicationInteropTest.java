@@ -152,6 +152,42 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void failoverHandsThePrimaryRoleToAReplicaBothWays() throws Exception {
+        try (KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd"), "--appendonly", "no");
+             RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis"));
+             RespConnection k = RespConnection.open(kvd.port());
+             RespConnection r = RespConnection.open(redis.port())) {
+            write(kvd.port());
+            replicaOf(redis.port(), kvd.port());
+            assertSameContents(kvd.port(), redis.port());
+            assertThat(k.call("FAILOVER", "TO", "127.0.0.1", "1")).isEqualTo(
+                    "-ERR FAILOVER target HOST and PORT is not a replica.\r\n");
+            assertThat(k.call("FAILOVER", "ABORT")).isEqualTo("-ERR No failover in progress.\r\n");
+            // kvd hands over to redis-server: redis-server promoted by kvd's PSYNC ... FAILOVER.
+            assertThat(k.call("FAILOVER", "TO", "127.0.0.1", Integer.toString(redis.port()))).isEqualTo("+OK\r\n");
+            awaitRoles(r, k, redis.port());
+            r.call("SET", "after", "failover");
+            assertSameContents(redis.port(), kvd.port());
+            // And back: redis-server hands over to kvd, any replica.
+            assertThat(r.call("FAILOVER")).isEqualTo("+OK\r\n");
+            awaitRoles(k, r, kvd.port());
+            k.call("SET", "again", "kvd");
+            assertSameContents(kvd.port(), redis.port());
+            assertThat(call(k, "INFO", "replication")).contains("master_failover_state:no-failover\r\n");
+        }
+    }
+
+    /** Until {@code primary} is a primary and {@code replica} follows it on {@code primaryPort} with its link up. */
+    private static void awaitRoles(RespConnection primary, RespConnection replica, int primaryPort) {
+        Poll.until(SYNC_TIMEOUT, "the roles to swap", () -> {
+            String replicaInfo = call(replica, "INFO", "replication");
+            return call(primary, "ROLE").startsWith("*3\r\n$6\r\nmaster\r\n")
+                    && replicaInfo.contains("master_port:" + primaryPort + "\r\n")
+                    && replicaInfo.contains("master_link_status:up\r\n") ? true : null;
+        });
+    }
+
+    @Test
     void waitCountsTheReplicasThatAcknowledgedAndAReplicaRefusesWrites() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
              KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");

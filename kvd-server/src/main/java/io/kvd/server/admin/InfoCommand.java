@@ -370,7 +370,7 @@ public final class InfoCommand {
         for (ConnectedReplica replica : replication.replicas()) {
             s.field("slave" + index++, Replication.infoLine(replica, now));
         }
-        s.field("master_failover_state", "no-failover")
+        s.field("master_failover_state", replication.failoverState().infoName)
                 .field("master_replid", replication.replid())
                 .field("master_replid2", replication.replid2())
                 .field("master_repl_offset", replication.offset())

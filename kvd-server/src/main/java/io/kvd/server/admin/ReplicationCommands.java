@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.function.LongConsumer;
 
-/** REPLICAOF (SLAVEOF), SYNC, PSYNC, REPLCONF, ROLE and WAIT, over {@link Replication} (Redis's replication.c). */
+/** REPLICAOF (SLAVEOF), SYNC, PSYNC, REPLCONF, ROLE, WAIT and FAILOVER, over {@link Replication} (Redis's replication.c). */
 public final class ReplicationCommands {
     private static final Logger log = LoggerFactory.getLogger(ReplicationCommands.class);
 
@@ -64,8 +64,18 @@ public final class ReplicationCommands {
         startSync(client, "?", -1, true);
     }
 
-    /** PSYNC replicationid offset */
+    /** PSYNC replicationid offset [FAILOVER] */
     public static void psync(Client client, byte[][] argv) {
+        if (client.replica() != null) {
+            return;
+        }
+        // As Redis's syncCommand: the primary of this replica hands over to it (its FAILOVER).
+        if (argv.length > 3 && Args.is(argv[3], "failover")) {
+            String refusal = client.server().replication().takeOver(Args.utf8(argv[1]), client.connection().remoteAddress());
+            if (refusal != null) {
+                throw new CommandError(refusal);
+            }
+        }
         long offset = Args.parseLong(argv[2]);
         startSync(client, Args.utf8(argv[1]), offset, false);
     }
@@ -77,6 +87,9 @@ public final class ReplicationCommands {
         }
         ServerState server = client.server();
         Replication replication = server.replication();
+        if (replication.failoverState() != Replication.FailoverState.NONE) {
+            throw new CommandError("NOMASTERLINK Can't SYNC while failing over");
+        }
         if (replication.isReplica() && !replication.master().isUp()) {
             throw new CommandError("NOMASTERLINK Can't SYNC while not connected with my master");
         }
@@ -148,6 +161,47 @@ public final class ReplicationCommands {
         reply.integer(master.port());
         reply.bulk(master.state().roleName);
         reply.integer(master.isUp() ? replication.offset() : -1);
+    }
+
+    /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds] */
+    public static void failover(Client client, byte[][] argv) {
+        ServerState server = client.server();
+        if (server.config().cluster() != null) {
+            throw new CommandError("ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.");
+        }
+        Replication replication = server.replication();
+        if (argv.length == 2 && Args.is(argv[1], "abort")) {
+            if (!replication.abortFailover("Failover manually aborted")) {
+                throw new CommandError("ERR No failover in progress.");
+            }
+            client.reply().ok();
+            return;
+        }
+        long timeoutMs = 0;
+        boolean force = false;
+        String host = null;
+        long port = 0;
+        for (int i = 1; i < argv.length; i++) {
+            if (Args.is(argv[i], "timeout") && i + 1 < argv.length && timeoutMs == 0) {
+                timeoutMs = Args.parseLong(argv[++i]);
+                if (timeoutMs <= 0) {
+                    throw new CommandError("ERR FAILOVER timeout must be greater than 0");
+                }
+            } else if (Args.is(argv[i], "to") && i + 2 < argv.length && host == null) {
+                port = Args.parseLong(argv[i + 2]);
+                host = Args.utf8(argv[i + 1]);
+                i += 2;
+            } else if (Args.is(argv[i], "force") && !force) {
+                force = true;
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        String refusal = replication.startFailover(host, (int) port, timeoutMs, force, System.currentTimeMillis());
+        if (refusal != null) {
+            throw new CommandError(refusal);
+        }
+        client.reply().ok();
     }
 
     /** WAIT numreplicas timeout */

@@ -24,6 +24,8 @@ public final class ClientPause {
     private final LinkedHashSet<Client> held = new LinkedHashSet<>();
     private ScheduledExecutorService timer;
     private ScheduledFuture<?> end;
+    /** A FAILOVER runs: writes wait until it ends, whatever CLIENT PAUSE/UNPAUSE do (Redis's PAUSE_DURING_FAILOVER). */
+    private boolean failover;
 
     ClientPause(ServerState server) {
         this.server = server;
@@ -35,7 +37,19 @@ public final class ClientPause {
     }
 
     boolean isPaused() {
-        return type != Type.OFF;
+        return effectiveType() != Type.OFF;
+    }
+
+    private Type effectiveType() {
+        return failover && type == Type.OFF ? Type.WRITE : type;
+    }
+
+    /** FAILOVER holds writes from its start to its end, or releases them. */
+    public void pauseForFailover(boolean paused) {
+        failover = paused;
+        if (!paused) {
+            releaseHeld();
+        }
     }
 
     /** CLIENT PAUSE: until {@code untilMs} (Unix time), or later if a pause already runs longer. */
@@ -63,6 +77,11 @@ public final class ClientPause {
             end.cancel(false);
             end = null;
         }
+        releaseHeld();
+    }
+
+    /** The held commands run again; any other pause still holds is held again. */
+    private void releaseHeld() {
         List<Client> waiting = new ArrayList<>(held);
         held.clear();
         waiting.forEach(client -> client.connection().runPostponed());
@@ -74,10 +93,11 @@ public final class ClientPause {
      * that does not declare no-writes wait.
      */
     boolean holds(Client client, Command command, byte[][] argv) {
-        if (type == Type.OFF || client.connection() == null || client.isReplayingAof() || client.isMaster()) {
+        Type holding = effectiveType();
+        if (holding == Type.OFF || client.connection() == null || client.isReplayingAof() || client.isMaster()) {
             return false;
         }
-        if (type == Type.ALL) {
+        if (holding == Type.ALL) {
             return true;
         }
         Transaction transaction = client.transaction();

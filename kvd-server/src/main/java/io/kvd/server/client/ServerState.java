@@ -144,7 +144,7 @@ public final class ServerState {
         this.scripting = scripting.apply(this);
         this.rdb = new RdbPersistence(config, databases, this.scripting::functionLibraryCodes, () -> changingWrites,
                 memory::used);
-        this.replication = new Replication(config, commandLog, rdb);
+        this.replication = new Replication(config, commandLog, rdb, pause::pauseForFailover);
     }
 
     public Databases databases() {

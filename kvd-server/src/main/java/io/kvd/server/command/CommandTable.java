@@ -305,6 +305,7 @@ public final class CommandTable {
             command("replconf", -1, flags(ADMIN, NOSCRIPT, LOADING, STALE, ALLOW_BUSY), 0, 0, 0, ReplicationCommands::replconf),
             command("role", 1, flags(NOSCRIPT, LOADING, STALE, FAST, SENTINEL), 0, 0, 0, ReplicationCommands::role),
             command("wait", 3, flags(NOSCRIPT), 0, 0, 0, ReplicationCommands::await),
+            command("failover", -1, flags(ADMIN, NOSCRIPT, STALE), 0, 0, 0, ReplicationCommands::failover),
             command("debug", -2, flags(ADMIN, NOSCRIPT, LOADING, STALE, PROTECTED), 0, 0, 0, DebugCommand::debug),
             command("slowlog", -2, flags(), 0, 0, 0, SlowlogCommand::slowlog),
             command("latency", -2, flags(), 0, 0, 0, LatencyCommand::latency),

@@ -351,7 +351,11 @@ public final class MasterLink {
                     } else {
                         log.info("Trying a partial resynchronization (request {}:{}).", psync[0], psync[1]);
                     }
-                    send("PSYNC", psync[0], psync[1]);
+                    if (replication.failingOver()) {
+                        send("PSYNC", psync[0], psync[1], "FAILOVER");
+                    } else {
+                        send("PSYNC", psync[0], psync[1]);
+                    }
                     step = Step.PSYNC;
                 }
                 case PSYNC -> {
@@ -383,6 +387,7 @@ public final class MasterLink {
                 syncReplid = words[1];
                 syncOffset = Long.parseLong(words[2]);
                 log.info("Full resync from master: {}:{}", syncReplid, syncOffset);
+                replication.failoverPsyncAnswered(true);
                 step = Step.BULK_HEADER;
                 return true;
             }
@@ -390,11 +395,13 @@ public final class MasterLink {
                 String[] words = line.split(" ");
                 String newReplid = words.length > 1 ? words[1] : null;
                 log.info("Successful partial resynchronization with master.");
+                replication.failoverPsyncAnswered(true);
                 replication.continued(newReplid);
                 startStream(ctx);
                 log.info("MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
                 return true;
             }
+            replication.failoverPsyncAnswered(false);
             if (line.startsWith("-NOMASTERLINK") || line.startsWith("-LOADING")) {
                 log.info("Master is currently unable to PSYNC but should be in the future: {}", line);
             } else {

@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -46,6 +47,17 @@ public final class Replication {
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** Redis's failover_state, as INFO's master_failover_state names it. */
+    public enum FailoverState {
+        NONE("no-failover"), WAIT_FOR_SYNC("waiting-for-sync"), IN_PROGRESS("failover-in-progress");
+
+        public final String infoName;
+
+        FailoverState(String infoName) {
+            this.infoName = infoName;
+        }
+    }
+
     /** A WAIT waiting for enough replicas to acknowledge {@code offset}. */
     private record Waiter(long offset, int replicas, long deadlineMs, LongConsumer answer) {
     }
@@ -64,6 +76,13 @@ public final class Replication {
     private long noReplicasSinceMs = System.currentTimeMillis();
     private final List<ConnectedReplica> replicas = new ArrayList<>();
     private final List<Waiter> waiters = new ArrayList<>();
+    private final Consumer<Boolean> pauseWrites;
+    // A FAILOVER in progress (Redis's failover_state and its target)
+    private FailoverState failoverState = FailoverState.NONE;
+    private String failoverHost;
+    private int failoverPort;
+    private long failoverEndMs;
+    private boolean forceFailover;
     /** The replication save runs for the replicas waiting for its end. */
     private boolean savingForReplicas;
     private long syncFull;
@@ -75,10 +94,14 @@ public final class Replication {
     private MasterLink master;
     private MasterLink.Network network;
 
-    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb) {
+    /**
+     * @param pauseWrites holds (true) or releases (false) clients' writes, for FAILOVER
+     */
+    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb, Consumer<Boolean> pauseWrites) {
         this.config = config;
         this.commandLog = commandLog;
         this.rdb = rdb;
+        this.pauseWrites = pauseWrites;
         rdb.onBackgroundSaveEnded(this::backgroundSaveEnded);
         rdb.useReplicationInfo(this::saveInfo);
         config.onChange(name -> {
@@ -178,17 +201,16 @@ public final class Replication {
     }
 
     /**
-     * REPLICAOF host port: drops the link to any primary, disconnects this server's replicas (they
-     * resync with the new history), and connects. A primary turning replica keeps its own history
-     * as the one to continue (Redis's replicationCacheMasterUsingMyself), so the PSYNC to its
-     * successor can be partial.
+     * REPLICAOF host port: drops the link to any primary and connects. A primary turning replica
+     * keeps its own history as the one to continue (Redis's replicationCacheMasterUsingMyself),
+     * so the PSYNC to its successor can be partial. This server's replicas stay: as in Redis 7.0,
+     * they are dropped only when the history changes (a full sync, or a new id from +CONTINUE).
      */
     public void replicaOf(String host, int port) {
         takePendingRecords();
         if (master != null) {
             master.close();
         }
-        disconnectReplicas();
         config.replicaOf(host + " " + port);
         master = new MasterLink(host, port, this, config, network);
         master.connect();
@@ -399,6 +421,23 @@ public final class Replication {
         return replica.ip() + ":" + replica.listeningPort;
     }
 
+    /**
+     * PSYNC replid offset FAILOVER, from this replica's primary: it asks this server to take over,
+     * if it follows the primary's history. Returns Redis's error, or null once promoted.
+     */
+    public String takeOver(String askedReplid, String from) {
+        log.warn("Failover request received for replid {}.", askedReplid);
+        if (master == null) {
+            return "ERR PSYNC FAILOVER can't be sent to a master.";
+        }
+        if (!askedReplid.equalsIgnoreCase(replid)) {
+            return "ERR PSYNC FAILOVER replid must match my replid.";
+        }
+        promote();
+        log.info("MASTER MODE enabled (failover request from '{}')", from);
+        return null;
+    }
+
     /** The connection of a replica closed. */
     public void replicaGone(ConnectedReplica replica) {
         if (replicas.remove(replica)) {
@@ -419,6 +458,7 @@ public final class Replication {
         if (!waiters.isEmpty()) {
             answerWaiters(nowMs);
         }
+        updateFailover(nowMs);
     }
 
     /**
@@ -525,9 +565,140 @@ public final class Replication {
         if (!waiters.isEmpty()) {
             answerWaiters(nowMs);
         }
+        updateFailover(nowMs);
         if (!replicas.isEmpty() && master == null) {
             startFullSyncIfDue();
         }
+    }
+
+    // ---- FAILOVER (Redis's failoverCommand and updateFailoverStatus)
+
+    public FailoverState failoverState() {
+        return failoverState;
+    }
+
+    /**
+     * FAILOVER [TO host port [FORCE]] [TIMEOUT ms]: writes are held until a replica (the named one)
+     * has acknowledged everything, then this server becomes its replica with PSYNC ... FAILOVER,
+     * which promotes it. Returns Redis's error text, or null once started.
+     */
+    public String startFailover(String host, int port, long timeoutMs, boolean force, long nowMs) {
+        if (failoverState != FailoverState.NONE) {
+            return "ERR FAILOVER already in progress.";
+        }
+        if (master != null) {
+            return "ERR FAILOVER is not valid when server is a replica.";
+        }
+        if (replicas.isEmpty()) {
+            return "ERR FAILOVER requires connected replicas.";
+        }
+        if (force && (timeoutMs == 0 || host == null)) {
+            return "ERR FAILOVER with force option requires both a timeout and target HOST and IP.";
+        }
+        if (host != null) {
+            ConnectedReplica target = findReplica(host, port);
+            if (target == null) {
+                return "ERR FAILOVER target HOST and PORT is not a replica.";
+            }
+            if (target.state != ConnectedReplica.State.ONLINE) {
+                return "ERR FAILOVER target replica is not online.";
+            }
+            log.info("FAILOVER requested to {}:{}.", host, port);
+        } else {
+            log.info("FAILOVER requested to any replica.");
+        }
+        failoverHost = host;
+        failoverPort = port;
+        failoverEndMs = timeoutMs == 0 ? 0 : nowMs + timeoutMs;
+        forceFailover = force;
+        failoverState = FailoverState.WAIT_FOR_SYNC;
+        pauseWrites.accept(true);
+        return null;
+    }
+
+    /** FAILOVER ABORT, or a failover that could not complete; false if none runs. */
+    public boolean abortFailover(String reason) {
+        if (failoverState == FailoverState.NONE) {
+            return false;
+        }
+        log.info("FAILOVER to {} aborted: {}", failoverHost == null ? "any replica" : failoverHost + ":" + failoverPort,
+                reason);
+        if (failoverState == FailoverState.IN_PROGRESS) {
+            promote();
+        }
+        clearFailover();
+        return true;
+    }
+
+    private void clearFailover() {
+        failoverState = FailoverState.NONE;
+        failoverHost = null;
+        failoverPort = 0;
+        failoverEndMs = 0;
+        forceFailover = false;
+        pauseWrites.accept(false);
+    }
+
+    private ConnectedReplica findReplica(String host, int port) {
+        for (ConnectedReplica replica : replicas) {
+            if (replica.ip().equalsIgnoreCase(host) && replica.listeningPort == port) {
+                return replica;
+            }
+        }
+        return null;
+    }
+
+    /** Redis's updateFailoverStatus: the target caught up (or the time is up): it becomes our primary. */
+    private void updateFailover(long nowMs) {
+        if (failoverState != FailoverState.WAIT_FOR_SYNC) {
+            return;
+        }
+        if (failoverEndMs != 0 && failoverEndMs <= nowMs) {
+            if (forceFailover) {
+                log.info("FAILOVER to {}:{} time out exceeded, failing over.", failoverHost, failoverPort);
+                failoverState = FailoverState.IN_PROGRESS;
+                replicaOf(failoverHost, failoverPort);
+            } else {
+                abortFailover("Replica never caught up before timeout");
+            }
+            return;
+        }
+        takePendingRecords();
+        ConnectedReplica target = null;
+        if (failoverHost != null) {
+            target = findReplica(failoverHost, failoverPort);
+        } else {
+            for (ConnectedReplica replica : replicas) {
+                if (replica.ackOffset == offset()) {
+                    target = replica;
+                    failoverHost = replica.ip();
+                    failoverPort = replica.listeningPort;
+                    break;
+                }
+            }
+        }
+        if (target != null && target.ackOffset == offset()) {
+            failoverState = FailoverState.IN_PROGRESS;
+            log.info("Failover target {}:{} is synced, failing over.", failoverHost, failoverPort);
+            replicaOf(failoverHost, failoverPort);
+        }
+    }
+
+    /** The new primary answered the PSYNC ... FAILOVER: the failover is done, or undone if it refused. */
+    void failoverPsyncAnswered(boolean accepted) {
+        if (failoverState != FailoverState.IN_PROGRESS) {
+            return;
+        }
+        if (accepted) {
+            clearFailover();
+        } else {
+            abortFailover("Failover target rejected psync request");
+        }
+    }
+
+    /** Whether this replica's PSYNC asks its primary to take over (FAILOVER in progress). */
+    boolean failingOver() {
+        return failoverState == FailoverState.IN_PROGRESS;
     }
 
     // ---- the replica's side, from its MasterLink
