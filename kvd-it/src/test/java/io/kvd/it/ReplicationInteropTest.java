@@ -199,6 +199,8 @@ class ReplicationInteropTest {
             assertThat(p.call("WAIT", "1", "0")).isEqualTo(":1\r\n");
             assertThat(r.call("GET", "k")).isEqualTo("$1\r\nv\r\n");
             assertThat(r.call("SET", "k", "w")).isEqualTo("-READONLY You can't write against a read only replica.\r\n");
+            assertThat(r.call("EVAL", "return redis.call('SET', 'k', 'w')", "0"))
+                    .startsWith("-READONLY You can't write against a read only replica. script: ");
             assertThat(r.call("WAIT", "1", "0")).startsWith("-ERR WAIT cannot be used with replica instances.");
             assertThat(p.call("ROLE")).matches("(?s)\\*3\r\n\\$6\r\nmaster\r\n:\\d+\r\n\\*1\r\n\\*3\r\n\\$9\r\n127\\.0\\.0\\.1"
                     + "\r\n\\$\\d+\r\n" + replica.port() + "\r\n.*");
@@ -206,6 +208,8 @@ class ReplicationInteropTest {
                     + "\r\n\\$9\r\nconnected\r\n:\\d+\r\n");
             assertThat(p.call("CONFIG", "SET", "min-replicas-to-write", "2")).isEqualTo("+OK\r\n");
             assertThat(p.call("SET", "k", "x")).isEqualTo("-NOREPLICAS Not enough good replicas to write.\r\n");
+            assertThat(p.call("EVAL", "return redis.call('SET', 'k', 'x')", "0"))
+                    .startsWith("-NOREPLICAS Not enough good replicas to write. script: ");
             assertThat(p.call("CONFIG", "SET", "min-replicas-to-write", "1")).isEqualTo("+OK\r\n");
             assertThat(p.call("SET", "k", "x")).isEqualTo("+OK\r\n");
         }

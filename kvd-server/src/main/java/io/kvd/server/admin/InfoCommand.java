@@ -5,15 +5,15 @@ import io.kvd.server.client.Client;
 import io.kvd.server.client.ClientBufferPeaks;
 import io.kvd.server.client.ScriptEngines;
 import io.kvd.server.client.ServerState;
-import io.kvd.server.replication.ConnectedReplica;
-import io.kvd.server.replication.MasterLink;
-import io.kvd.server.replication.Replication;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.Directive;
 import io.kvd.server.memory.ServerMemory;
 import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.rdb.RdbPersistence;
+import io.kvd.server.replication.ConnectedReplica;
+import io.kvd.server.replication.MasterLink;
+import io.kvd.server.replication.Replication;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;

@@ -1,13 +1,13 @@
 package io.kvd.server.client;
 
-import io.kvd.server.replication.ConnectedReplica;
-import io.kvd.server.replication.ReplicaAnnouncement;
-import io.kvd.server.replication.ReplicaOutput;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.protocol.Reply;
 import io.kvd.server.pubsub.KeyspaceEvents;
 import io.kvd.server.pubsub.PubSub;
 import io.kvd.server.pubsub.Subscriber;
+import io.kvd.server.replication.ConnectedReplica;
+import io.kvd.server.replication.ReplicaAnnouncement;
+import io.kvd.server.replication.ReplicaOutput;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

@@ -8,6 +8,7 @@ import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.client.Subcommands;
 import io.kvd.server.cluster.ClusterTopology;
+import io.kvd.server.config.Config;
 import io.kvd.server.evict.Eviction;
 import io.kvd.server.numeric.Printf;
 import io.kvd.server.propagate.CommandLog;
@@ -15,6 +16,7 @@ import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
 import io.kvd.server.protocol.Reply;
+import io.kvd.server.replication.Replication;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.slf4j.Logger;
@@ -135,6 +137,8 @@ public final class LuaScripts {
     private boolean allowOom;
     /** Whether the script's caller is the AOF's replay, which memory never refuses (Redis's mustObeyClient). */
     private boolean callerReplaysAof;
+    /** The script's caller is a replica's master client, which a read-only replica obeys. */
+    private boolean callerIsMaster;
     /** Whether the script's writes reach the AOF: redis.set_repl's REPL_AOF bit, set again at each run. */
     private boolean logsWrites;
     /** The caller is exempt from the slot checks (Redis's mustObeyClient). */
@@ -460,6 +464,7 @@ public final class LuaScripts {
         this.runningRequest = request;
         this.callerObeysEverySlot = caller.obeysEverySlot();
         this.callerReplaysAof = caller.isReplayingAof();
+        this.callerIsMaster = caller.isMaster();
         this.evalMode = evalMode;
         this.wrote = false;
         this.killed = false;
@@ -696,6 +701,17 @@ public final class LuaScripts {
         String failure = server.commandLog().failure();
         if (failure != null && checked.has(Command.Flag.WRITE)) {
             return reject(lua, checked, Errors.aofFailing(failure), raise);
+        }
+        // As Redis's scriptVerifyWriteCommandAllow: before its first write, a script on a read-only
+        // replica, or on a primary short of min-replicas-to-write, is refused as a client's write.
+        if (checked.has(Command.Flag.WRITE) && !wrote && !callerReplaysAof && !callerIsMaster) {
+            Replication replication = server.replication();
+            if (replication.isReplica() && server.config().get(Config.REPLICA_READ_ONLY).equals("yes")) {
+                return reject(lua, checked, Replication.READONLY, raise);
+            }
+            if (!replication.enoughGoodReplicas(System.currentTimeMillis())) {
+                return reject(lua, checked, Replication.NOREPLICAS, raise);
+            }
         }
         // As Redis's scriptVerifyOOM: memory full when the script started refuses its first write
         // that may grow memory; once it wrote, it cannot be stopped halfway.
