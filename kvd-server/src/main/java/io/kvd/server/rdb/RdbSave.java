@@ -175,7 +175,7 @@ public final class RdbSave {
             t.setDaemon(true);
             return t;
         });
-        loop.execute(save::step);
+        loop.schedule(save::step, 0, TimeUnit.MICROSECONDS);
         return save;
     }
 
@@ -205,7 +205,10 @@ public final class RdbSave {
                     handOff();
                 }
                 if (System.nanoTime() >= deadline) {
-                    loop.execute(this::step);
+                    // Scheduled, not executed: a task the loop runs now would run before the I/O
+                    // that is waiting (Netty runs queued tasks for up to a second), as the AOF
+                    // rewrite's steps are.
+                    loop.schedule(this::step, 0, TimeUnit.MICROSECONDS);
                     return;
                 }
             }
