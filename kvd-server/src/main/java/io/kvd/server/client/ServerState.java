@@ -27,6 +27,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -199,7 +200,9 @@ public final class ServerState {
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
         pause.useTimer(timer);
-        eviction.useExecutor(timer);
+        // Scheduled, not executed: Netty runs queued tasks (and those they queue) for up to a
+        // second before the I/O waiting; a scheduled one waits for the next iteration's turn.
+        eviction.useExecutor(task -> timer.schedule(task, 0, TimeUnit.MICROSECONDS));
         rdb.useLoop(timer);
     }
 
