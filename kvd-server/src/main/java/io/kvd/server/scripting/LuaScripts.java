@@ -421,12 +421,21 @@ public final class LuaScripts {
         }
         boolean noWrites = (flags & FunctionLibraries.NO_WRITES) != 0;
         if (!noWrites) {
-            String failure = caller.server().commandLog().failure();
+            ServerState server = caller.server();
+            Replication replication = server.replication();
+            if (replication.isReplica() && server.config().get(Config.REPLICA_READ_ONLY).equals("yes")
+                    && !caller.isMaster()) {
+                throw new CommandError("READONLY Can not run script with write flag on readonly replica");
+            }
+            String failure = server.commandLog().failure();
             if (failure != null) {
                 throw new CommandError(Errors.aofFailing(failure));
             }
             if (readOnlyCommand) {
                 throw new CommandError("ERR Can not execute a script with write flag using *_ro command.");
+            }
+            if (!replication.enoughGoodReplicas(System.currentTimeMillis())) {
+                throw new CommandError(Replication.NOREPLICAS);
             }
         }
         return noWrites;
