@@ -452,6 +452,18 @@ public final class Client implements Monitors.Monitor, Subscriber {
         this.waitingForReplicas = answer;
     }
 
+    public boolean isWaitingForReplicas() {
+        return waitingForReplicas != null;
+    }
+
+    /** The WAIT this client waits in ends with {@code error} instead of a count. */
+    void answerWaitWithError(String error) {
+        server.replication().cancelWait(waitingForReplicas);
+        waitingForReplicas = null;
+        reply.error(error);
+        connection.unblocked();
+    }
+
 
     /** Whether a blocking command may wait: not inside MULTI/EXEC, not replaying the AOF. */
     public boolean mayBlock() {

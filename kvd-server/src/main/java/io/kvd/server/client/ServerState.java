@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +61,8 @@ public final class ServerState {
     /** Redis's run_id: 40 random hex digits made at start, naming this run of the server. */
     private final String runId = randomHex40();
     private final Replication replication;
+    private static final String UNBLOCKED_BY_ROLE_CHANGE =
+            "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
     /** Commands that changed the keyspace since start, the AOF's replayed ones included (RESETSTAT keeps them). */
     private long changingWrites;
     private final ServerMemory memory;
@@ -145,7 +148,8 @@ public final class ServerState {
         this.scripting = scripting.apply(this);
         this.rdb = new RdbPersistence(config, databases, this.scripting::functionLibraryCodes, () -> changingWrites,
                 memory::used);
-        this.replication = new Replication(config, commandLog, rdb, pause::pauseForFailover);
+        this.replication = new Replication(config, commandLog, rdb, pause::pauseForFailover,
+                this::disconnectBlockedClients);
     }
 
     public Databases databases() {
@@ -240,6 +244,24 @@ public final class ServerState {
 
     public AofRewriteStatus aofRewrite() {
         return aofRewrite;
+    }
+
+    /**
+     * Redis's disconnectAllBlockedClients, when a primary turns replica: what they wait for will
+     * now come from another primary's stream, so each blocked client (on keys or in WAIT) is
+     * answered -UNBLOCKED and closed.
+     */
+    private void disconnectBlockedClients() {
+        for (Client client : List.copyOf(clients.values())) {
+            if (client.blockedOn() != null || client.isWaitingForReplicas()) {
+                client.closeAfterReply();
+                if (client.blockedOn() != null) {
+                    blockedClients().unblockEarly(client, UNBLOCKED_BY_ROLE_CHANGE);
+                } else {
+                    client.answerWaitWithError(UNBLOCKED_BY_ROLE_CHANGE);
+                }
+            }
+        }
     }
 
     /** The role, the replication ids and offset, the backlog, the replicas and the link to a primary. */

@@ -77,6 +77,7 @@ public final class Replication {
     private final List<ConnectedReplica> replicas = new ArrayList<>();
     private final List<Waiter> waiters = new ArrayList<>();
     private final Consumer<Boolean> pauseWrites;
+    private final Runnable disconnectBlockedClients;
     // A FAILOVER in progress (Redis's failover_state and its target)
     private FailoverState failoverState = FailoverState.NONE;
     private String failoverHost;
@@ -96,12 +97,16 @@ public final class Replication {
 
     /**
      * @param pauseWrites holds (true) or releases (false) clients' writes, for FAILOVER
+     * @param disconnectBlockedClients answers and closes the clients blocked on keys or in WAIT,
+     *                                 when this server turns replica (Redis's disconnectAllBlockedClients)
      */
-    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb, Consumer<Boolean> pauseWrites) {
+    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb, Consumer<Boolean> pauseWrites,
+                       Runnable disconnectBlockedClients) {
         this.config = config;
         this.commandLog = commandLog;
         this.rdb = rdb;
         this.pauseWrites = pauseWrites;
+        this.disconnectBlockedClients = disconnectBlockedClients;
         rdb.onBackgroundSaveEnded(this::backgroundSaveEnded);
         rdb.useReplicationInfo(this::saveInfo);
         config.onChange(name -> {
@@ -211,6 +216,7 @@ public final class Replication {
         if (master != null) {
             master.close();
         }
+        disconnectBlockedClients.run();
         config.replicaOf(host + " " + port);
         master = new MasterLink(host, port, this, config, network);
         master.connect();
