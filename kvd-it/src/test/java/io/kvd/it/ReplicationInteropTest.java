@@ -188,6 +188,29 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aReplicaLeavesExpiryToItsPrimary() throws Exception {
+        try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
+                "--enable-debug-command", "yes");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");
+             RespConnection p = RespConnection.open(primary.port());
+             RespConnection r = RespConnection.open(replica.port())) {
+            replicaOf(replica.port(), primary.port());
+            assertThat(p.call("DEBUG", "SET-ACTIVE-EXPIRE", "0")).isEqualTo("+OK\r\n");
+            p.call("SET", "k", "v", "PX", "50");
+            assertSameContents(primary.port(), replica.port());
+            // Past the deadline a read on the replica finds nothing, yet the key stays for the primary's DEL.
+            Poll.until(SYNC_TIMEOUT, "the deadline to pass on the replica",
+                    () -> call(r, "GET", "k").equals("$-1\r\n") ? true : null);
+            assertThat(r.call("DBSIZE")).isEqualTo(":1\r\n");
+            assertThat(r.call("EXISTS", "k")).isEqualTo(":0\r\n");
+            // The primary's own lookup expires it and sends the DEL.
+            assertThat(p.call("GET", "k")).isEqualTo("$-1\r\n");
+            Poll.until(SYNC_TIMEOUT, "the primary's DEL on the replica",
+                    () -> call(r, "DBSIZE").equals(":0\r\n") ? true : null);
+        }
+    }
+
+    @Test
     void waitCountsTheReplicasThatAcknowledgedAndAReplicaRefusesWrites() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
              KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");

@@ -80,7 +80,17 @@ final class PrimaryStream implements MasterLink.Network {
             log.warn("Unknown command '{}' from the master, ignored", new String(argv[0], StandardCharsets.UTF_8));
             return;
         }
-        Dispatcher.call(master, command, argv);
+        state.databases().obeyPrimary(true);
+        try {
+            Dispatcher.call(master, command, argv);
+        } finally {
+            state.databases().obeyPrimary(false);
+        }
+    }
+
+    @Override
+    public void followPrimary(boolean following) {
+        state.databases().expireByPrimary(following);
     }
 
     @Override

@@ -59,6 +59,9 @@ public final class MasterLink {
 
         /** The stream continues in database {@code db}: after a full sync, or from a restart's RDB. */
         void selectStreamDb(int db);
+
+        /** This server follows a primary (true), whose DELs expire its keys, or is a primary again. */
+        void followPrimary(boolean following);
     }
 
     /** Redis's repl_state, as ROLE names it. */

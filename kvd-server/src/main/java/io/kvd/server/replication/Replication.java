@@ -218,6 +218,7 @@ public final class Replication {
         }
         disconnectBlockedClients.run();
         config.replicaOf(host + " " + port);
+        network.followPrimary(true);
         master = new MasterLink(host, port, this, config, network);
         master.connect();
     }
@@ -233,6 +234,7 @@ public final class Replication {
         master.close();
         master = null;
         config.replicaOf("");
+        network.followPrimary(false);
         replid2 = replid;
         secondReplidOffset = offset() + 1;
         replid = randomId();

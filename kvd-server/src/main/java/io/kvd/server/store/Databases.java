@@ -49,6 +49,10 @@ public final class Databases {
     long expiredKeys;
     /** Whether lookups now are a read command's, counted as hits or misses (Redis's lookupKeyRead). */
     boolean countingReads;
+    /** A replica's keys expire by its primary's DELs (Redis's expireIfNeeded on a replica). */
+    boolean primaryExpires;
+    /** The primary's stream runs a command: keys past their deadline are still there for it. */
+    boolean obeyingPrimary;
     long keyspaceHits;
     long keyspaceMisses;
     ExpiryListener expiryListener = (db, key) -> { };
@@ -134,6 +138,20 @@ public final class Databases {
         boolean previous = countingReads;
         countingReads = counting;
         return previous;
+    }
+
+    /**
+     * On a replica, as Redis's expireIfNeeded: a key past its deadline is left for the primary's
+     * DEL; a read sees it missing, the primary's stream sees it present, and only a client's write
+     * (on a writable replica) removes it.
+     */
+    public void expireByPrimary(boolean replica) {
+        primaryExpires = replica;
+    }
+
+    /** The primary's stream is running a command (true) or has run it (false). */
+    public void obeyPrimary(boolean obeying) {
+        obeyingPrimary = obeying;
     }
 
     /** INFO's keyspace_hits: lookups of read commands that found a live key, since start or RESETSTAT. */

@@ -881,8 +881,13 @@ public final class Keyspace {
     private int lookup(byte[] key, int hash, boolean touch) {
         int id = table.find(key, hash);
         if (id != 0 && isDue(id)) {
-            deleteExpired(id, hash, key);
-            id = 0;
+            if (!databases.primaryExpires || !databases.obeyingPrimary && !databases.countingReads) {
+                deleteExpired(id, hash, key);
+                id = 0;
+            } else if (!databases.obeyingPrimary) {
+                // A replica's read: missing, though the key stays until its primary's DEL.
+                id = 0;
+            }
         }
         if (touch && id != 0) {
             // Under LRU the old stamp is not read: the hot path writes one int in the line the lookup read.
