@@ -145,6 +145,11 @@ public final class DebugCommand {
                 client.server().replication().changeReplicationId();
                 client.reply().ok();
             }
+            case "replicate" -> {
+                requireArgc(argc >= 3, argv);
+                client.server().replication().replicateOnly(java.util.Arrays.copyOfRange(argv, 2, argc));
+                client.reply().ok();
+            }
             case "set-skip-checksum-validation" -> {
                 requireArgc(argc == 3, argv);
                 client.reply().ok();

@@ -7,6 +7,7 @@ import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.rdb.RdbSave;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -295,6 +296,16 @@ public final class Replication {
         }
         takePendingRecords();
         feed(Unpooled.wrappedBuffer(command));
+    }
+
+    /**
+     * DEBUG REPLICATE command args...: the command goes to the replicas only, unrun and not
+     * logged, in the database the stream has selected (a test's way to send a replica anything).
+     */
+    public void replicateOnly(byte[][] argv) {
+        ByteBuf command = Unpooled.buffer();
+        RespWriter.writeCommand(command, argv);
+        feedOwn(ByteBufUtil.getBytes(command));
     }
 
     /** client-output-buffer-limit replica: Redis closes a replica whose buffer passed the hard limit. */
