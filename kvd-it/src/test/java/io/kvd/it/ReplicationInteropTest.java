@@ -188,6 +188,23 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aReplicaAnnouncesTheAddressItIsGiven() throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"));
+             KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no",
+                     "--replica-announce-ip", "10.1.2.3", "--replica-announce-port", "16379");
+             RespConnection r = RespConnection.open(redis.port());
+             RespConnection k = RespConnection.open(kvd.port())) {
+            for (int primary : new int[] {redis.port(), kvd.port()}) {
+                replicaOf(replica.port(), primary);
+                RespConnection c = primary == redis.port() ? r : k;
+                Poll.until(SYNC_TIMEOUT, "the primary to list the replica",
+                        () -> call(c, "INFO", "replication").contains("slave0:ip=10.1.2.3,port=16379,state=online") ? true : null);
+            }
+        }
+    }
+
+    @Test
     void aReplicaLeavesExpiryToItsPrimary() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
                 "--enable-debug-command", "yes");

@@ -216,7 +216,8 @@ public final class Config {
         INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
                 LFU_LOG_FACTOR, LFU_DECAY_TIME, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
-                MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser"));
+                MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
+                "replica-announce-port"));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();

@@ -75,7 +75,7 @@ public final class MasterLink {
         }
     }
 
-    private enum Step { PONG, AUTH, PORT, CAPA, PSYNC, BULK_HEADER, BULK, STREAM }
+    private enum Step { PONG, AUTH, IP, PORT, CAPA, PSYNC, BULK_HEADER, BULK, STREAM }
 
     private final String host;
     private final int port;
@@ -338,11 +338,11 @@ public final class MasterLink {
                     }
                     sendReplconf();
                 }
-                case PORT -> {
+                case IP, PORT -> {
                     if (line.startsWith("-")) {
                         log.info("(Non critical) Master does not understand REPLCONF listening-port: {}", line);
                     }
-                    step = Step.CAPA;
+                    step = step == Step.IP ? Step.PORT : Step.CAPA;
                 }
                 case CAPA -> {
                     if (line.startsWith("-")) {
@@ -372,10 +372,18 @@ public final class MasterLink {
             return true;
         }
 
+        /** As Redis: replica-announce-port and replica-announce-ip, when set, stand for this server's own. */
         private void sendReplconf() {
-            send("REPLCONF", "listening-port", Integer.toString(network.listeningPort()));
+            int announcedPort = Integer.parseInt(config.get("replica-announce-port"));
+            send("REPLCONF", "listening-port", Integer.toString(announcedPort != 0 ? announcedPort : network.listeningPort()));
+            String announcedIp = config.get("replica-announce-ip");
+            if (!announcedIp.isEmpty()) {
+                send("REPLCONF", "ip-address", announcedIp);
+                step = Step.IP;
+            } else {
+                step = Step.PORT;
+            }
             send("REPLCONF", "capa", "eof", "capa", "psync2");
-            step = Step.PORT;
         }
 
         private boolean psyncReplied(ChannelHandlerContext ctx, String line) throws IOException {
