@@ -35,11 +35,7 @@ class ReplicationInteropTest {
     void redisServerReplicatesFromKvd() throws Exception {
         try (KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
              RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-replica"))) {
-            write(kvd.port());
-            replicaOf(redis.port(), kvd.port());
-            assertSameContents(kvd.port(), redis.port());
-            writeMore(kvd.port());
-            assertSameContents(kvd.port(), redis.port());
+            assertReplicates(kvd.port(), redis.port());
         }
     }
 
@@ -48,11 +44,7 @@ class ReplicationInteropTest {
         try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
                 "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
              KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no")) {
-            write(redis.port());
-            replicaOf(kvd.port(), redis.port());
-            assertSameContents(redis.port(), kvd.port());
-            writeMore(redis.port());
-            assertSameContents(redis.port(), kvd.port());
+            assertReplicates(redis.port(), kvd.port());
         }
     }
 
@@ -61,11 +53,7 @@ class ReplicationInteropTest {
         try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
                 "--repl-diskless-sync", "no");
              KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "yes")) {
-            write(redis.port());
-            replicaOf(kvd.port(), redis.port());
-            assertSameContents(redis.port(), kvd.port());
-            writeMore(redis.port());
-            assertSameContents(redis.port(), kvd.port());
+            assertReplicates(redis.port(), kvd.port());
         }
     }
 
@@ -253,6 +241,15 @@ class ReplicationInteropTest {
             assertThat(p.call("CONFIG", "SET", "min-replicas-to-write", "1")).isEqualTo("+OK\r\n");
             assertThat(p.call("SET", "k", "x")).isEqualTo("+OK\r\n");
         }
+    }
+
+    /** The replica gets the primary's data by a full sync, then its later writes by the stream. */
+    private static void assertReplicates(int primary, int replica) throws Exception {
+        write(primary);
+        replicaOf(replica, primary);
+        assertSameContents(primary, replica);
+        writeMore(primary);
+        assertSameContents(primary, replica);
     }
 
     /** Writes after the sync, of the kinds a stream carries as rewritten: scripts, transactions, expiry. */

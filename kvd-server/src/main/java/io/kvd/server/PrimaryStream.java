@@ -4,6 +4,7 @@ import io.kvd.server.client.Client;
 import io.kvd.server.client.Command;
 import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.ServerState;
+import io.kvd.server.client.SocketlessConnection;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.replication.MasterLink;
 import io.netty.bootstrap.Bootstrap;
@@ -103,21 +104,11 @@ final class PrimaryStream implements MasterLink.Network {
     }
 
     /** The master client's connection: the stream comes through the link, and replies go nowhere. */
-    private final class Stream implements Client.Connection {
+    private final class Stream extends SocketlessConnection {
         @Override
         public String remoteAddress() {
             MasterLink link = state.replication().master();
             return link == null ? "" : link.address();
-        }
-
-        @Override
-        public String localAddress() {
-            return "";
-        }
-
-        @Override
-        public int queryBufferBytes() {
-            return 0;
         }
 
         /** CLIENT KILL: the link drops, and is made again by the cron. */
@@ -127,32 +118,6 @@ final class PrimaryStream implements MasterLink.Network {
             if (link != null) {
                 link.dropLink();
             }
-        }
-
-        /** Never called: the master client is denied blocking. */
-        @Override
-        public void blocked() {
-            throw new IllegalStateException("the master client blocked");
-        }
-
-        @Override
-        public void unblocked() {
-            throw new IllegalStateException("the master client unblocked");
-        }
-
-        @Override
-        public void outputAdded() {
-        }
-
-        /** Never called: a pause holds no command of the master client (it has no connection of its own). */
-        @Override
-        public void postpone(byte[][] argv) {
-            throw new IllegalStateException("the master client was paused");
-        }
-
-        @Override
-        public void runPostponed() {
-            throw new IllegalStateException("the master client was paused");
         }
     }
 }

@@ -4,6 +4,7 @@ import io.kvd.server.client.Client;
 import io.kvd.server.client.Command;
 import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.ServerState;
+import io.kvd.server.client.SocketlessConnection;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.store.Keyspace;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -161,8 +162,8 @@ public final class AofLoader {
     }
 
     /** The replay client's connection: nowhere. */
-    private enum ReplayConnection implements Client.Connection {
-        INSTANCE;
+    private static final class ReplayConnection extends SocketlessConnection {
+        static final ReplayConnection INSTANCE = new ReplayConnection();
 
         @Override
         public String remoteAddress() {
@@ -170,43 +171,7 @@ public final class AofLoader {
         }
 
         @Override
-        public String localAddress() {
-            return "";
-        }
-
-        @Override
-        public int queryBufferBytes() {
-            return 0;
-        }
-
-        @Override
         public void close() {
-        }
-
-        /** Never called: the replay client is denied blocking. */
-        @Override
-        public void blocked() {
-            throw new IllegalStateException("the AOF replay blocked");
-        }
-
-        @Override
-        public void unblocked() {
-            throw new IllegalStateException("the AOF replay unblocked");
-        }
-
-        @Override
-        public void outputAdded() {
-        }
-
-        /** Never called: a pause holds no command of the replay. */
-        @Override
-        public void postpone(byte[][] argv) {
-            throw new IllegalStateException("the AOF replay was paused");
-        }
-
-        @Override
-        public void runPostponed() {
-            throw new IllegalStateException("the AOF replay was paused");
         }
     }
 }
