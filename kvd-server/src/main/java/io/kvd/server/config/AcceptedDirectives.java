@@ -137,7 +137,7 @@ final class AcceptedDirectives {
         t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
         t.integer("acllog-max-len", true, 0, LONG_MAX, "128");
         t.integer("cluster-node-timeout", true, 0, LONG_MAX, "15000");
-        t.integer("tracking-table-max-keys", true, 0, LONG_MAX, "1000000");
+        t.integer(Config.TRACKING_TABLE_MAX_KEYS, true, 0, LONG_MAX, "1000000");
         t.integer("repl-backlog-ttl", true, 0, LONG_MAX, "3600");
         t.integer("tls-session-cache-size", true, 0, INT_MAX, "20480");
         t.integer("tls-session-cache-timeout", true, 0, INT_MAX, "300");

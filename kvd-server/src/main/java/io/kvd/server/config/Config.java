@@ -88,6 +88,8 @@ public final class Config {
     public static final String UNIXSOCKET = "unixsocket";
     public static final String UNIXSOCKETPERM = "unixsocketperm";
     public static final String LATENCY_TRACKING = "latency-tracking";
+    /** Accepted as Redis's (AcceptedDirectives); client-side caching reads it. */
+    public static final String TRACKING_TABLE_MAX_KEYS = "tracking-table-max-keys";
     public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
