@@ -122,7 +122,7 @@ public final class ServerState {
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
         latencyMonitor.setThreshold(config.latencyMonitorThreshold());
         // The first CLIENT TRACKING ON registers the keyspaces' change hook.
-        this.tracking = new Tracking(clients::get, this::keyListenersChanged);
+        this.tracking = new Tracking(this::trackingTarget, this::keyListenersChanged);
         tracking.maxKeys(Long.parseLong(config.get(Config.TRACKING_TABLE_MAX_KEYS)));
         config.onChange(name -> {
             if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
@@ -180,6 +180,15 @@ public final class ServerState {
 
     public WatchedKeys watchedKeys() {
         return keyWatchers.watched();
+    }
+
+    /**
+     * The client invalidations for {@code id} go to: none once it closes after its reply (QUIT),
+     * which Redis frees as soon as that reply is written.
+     */
+    private Client trackingTarget(long id) {
+        Client client = clients.get(id);
+        return client == null || client.isClosingAfterReply() ? null : client;
     }
 
     private void keyListenersChanged() {

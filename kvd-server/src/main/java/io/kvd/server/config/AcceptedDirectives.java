@@ -15,7 +15,8 @@ import java.util.function.Function;
  * Some have no meaning for a JVM (jemalloc-bg-thread, oom-score-adj, disable-thp, io-threads);
  * the others belong to features kvd does not have yet (snapshots, replication, client eviction,
  * ACL files), and a directive moves to {@link Config}'s own table when its feature lands, or stays
- * here for Redis's order and leaves the inert set (maxmemory and eviction's, see {@link Config}).
+ * here for Redis's order and leaves the inert set (maxmemory and eviction's, tracking-table-max-keys,
+ * see {@link Config}).
  * docs/configuration.md lists each with the reason.
  */
 final class AcceptedDirectives {

@@ -88,7 +88,7 @@ public final class Config {
     public static final String UNIXSOCKET = "unixsocket";
     public static final String UNIXSOCKETPERM = "unixsocketperm";
     public static final String LATENCY_TRACKING = "latency-tracking";
-    /** Accepted as Redis's (AcceptedDirectives); client-side caching reads it. */
+    /** Defined in {@link AcceptedDirectives}' table, for Redis's order; client-side caching acts on it. */
     public static final String TRACKING_TABLE_MAX_KEYS = "tracking-table-max-keys";
     public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
@@ -203,10 +203,10 @@ public final class Config {
             define(d);
             INERT.add(d.name());
         }, ALIASES::put);
-        // Eviction's directives (evict.Eviction acts on them) stay in Redis's table there, whose
-        // order CONFIG REWRITE appends in.
+        // Eviction's directives (evict.Eviction acts on them) and client-side caching's stay in
+        // Redis's table there, whose order CONFIG REWRITE appends in.
         INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
-                LFU_LOG_FACTOR, LFU_DECAY_TIME));
+                LFU_LOG_FACTOR, LFU_DECAY_TIME, TRACKING_TABLE_MAX_KEYS));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
