@@ -434,6 +434,9 @@ public final class KvdServer implements AutoCloseable {
         }
         long periodMicros = 1_000_000L / config.hz();
         cron = loop.scheduleAtFixedRate(() -> {
+            if (state.isCronPaused()) {
+                return;
+            }
             long now = System.currentTimeMillis();
             if (!state.clientsPaused()) {
                 state.expiryCycle().runSlow(now, config.hz());

@@ -40,6 +40,7 @@ public final class ServerState {
     private final CommandLog commandLog = new CommandLog();
     private final KeyWatchers keyWatchers;
     private final Tracking tracking;
+    private boolean cronPaused;
     private final PubSub pubSub = new PubSub();
     private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
@@ -189,6 +190,15 @@ public final class ServerState {
     private Client trackingTarget(long id) {
         Client client = clients.get(id);
         return client == null || client.isClosingAfterReply() ? null : client;
+    }
+
+    /** DEBUG PAUSE-CRON: while paused, the cron does nothing (Redis's server.pause_cron). */
+    public void pauseCron(boolean paused) {
+        this.cronPaused = paused;
+    }
+
+    public boolean isCronPaused() {
+        return cronPaused;
     }
 
     private void keyListenersChanged() {
