@@ -189,13 +189,13 @@ public final class BlockedClients {
             // The served client runs its command now: invalidations it causes itself follow its reply.
             Tracking tracking = blocked.client.server().tracking();
             Tracking.Client previous = tracking.current(blocked.client);
-            tracking.executing();
+            Tracking.Client enclosing = tracking.executing(blocked.client);
             boolean served;
             try {
                 served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
                         : blocked.servant.keyGone(blocked.client, key.key());
             } finally {
-                tracking.executed();
+                tracking.executed(enclosing);
                 tracking.current(previous);
             }
             if (!served) {

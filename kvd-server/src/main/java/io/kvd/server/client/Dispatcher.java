@@ -194,11 +194,11 @@ public final class Dispatcher {
      */
     public static Command run(Client client, Command command, byte[][] argv) {
         Tracking tracking = client.server().tracking();
-        tracking.executing();
+        Tracking.Client enclosing = tracking.executing(client);
         try {
             return runCommand(client, command, argv, tracking);
         } finally {
-            tracking.executed();
+            tracking.executed(enclosing);
         }
     }
 

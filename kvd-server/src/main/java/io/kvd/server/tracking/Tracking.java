@@ -167,6 +167,12 @@ public final class Tracking {
     private Client current;
     /** Commands running, nested ones included (Redis's fixed_time_expire while in call()). */
     private int executing;
+    /**
+     * The client running the innermost command, whose changes BCAST's NOLOOP leaves out: a
+     * script's own client for its commands, so a NOLOOP client hears of its scripts' writes, as in
+     * Redis; null outside commands.
+     */
+    private Client writer;
     /** Invalidations for the current client, sent after its command's reply; a null element is a flush's. */
     private final List<byte[]> pending = new ArrayList<>();
     /** The keys the running script's caller declared (Redis's script_caller's arguments), or null. */
@@ -327,16 +333,21 @@ public final class Tracking {
         return current;
     }
 
-    /** A command starts running (Redis's call()). */
-    public void executing() {
+    /** {@code client} starts running a command (Redis's call()); returns the client that ran the enclosing one. */
+    public Client executing(Client client) {
         executing++;
+        Client enclosing = writer;
+        writer = client;
+        return enclosing;
     }
 
     /**
-     * A command ended; once the outermost one did (EXEC's, a script's), the invalidations its
-     * client caused for itself follow its reply (Redis's trackingHandlePendingKeyInvalidations).
+     * A command ended, {@code enclosing} what {@link #executing} returned; once the outermost one
+     * did (EXEC's, a script's), the invalidations its client caused for itself follow its reply
+     * (Redis's trackingHandlePendingKeyInvalidations).
      */
-    public void executed() {
+    public void executed(Client enclosing) {
+        writer = enclosing;
         if (--executing > 0 || pending.isEmpty()) {
             return;
         }
@@ -381,9 +392,9 @@ public final class Tracking {
         }
     }
 
-    /** Redis's trackingInvalidateKey from signalModifiedKey: a command (the current client's) changed {@code key}. */
+    /** Redis's trackingInvalidateKey from signalModifiedKey: the running command changed {@code key}. */
     public void keyModified(byte[] key) {
-        invalidate(key, current == null ? SERVER : current, true);
+        invalidate(key, writer == null ? SERVER : writer, true);
     }
 
     /** An expired or evicted key: changed by no client, so NOLOOP's BCAST filter keeps it. */
