@@ -85,6 +85,14 @@ class TrackingTest {
     }
 
     @Test
+    void flushdbOfTheTrackingClientItselfFollowsItsReply() {
+        resp3Tracking();
+        kvd.call("GET", "k");
+        assertThat(kvd.call("FLUSHDB")).isEqualTo("+OK\r\n>2\r\n$10\r\ninvalidate\r\n_\r\n");
+        assertThat(kvd.server.tracking().totalKeys()).isZero();
+    }
+
+    @Test
     void resp2RedirectionGoesToTheSubscriberAsAMessage() {
         kvd.callAs(writer, "SUBSCRIBE", "__redis__:invalidate");
         kvd.call("CLIENT", "TRACKING", "ON", "REDIRECT", String.valueOf(writer.id()));
