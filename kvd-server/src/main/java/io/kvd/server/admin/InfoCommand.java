@@ -177,7 +177,10 @@ public final class InfoCommand {
                 .field("mem_clients_slaves", 0)
                 .field("mem_clients_normal", o.clientsNormal())
                 .field("mem_cluster_links", 0)
-                .field("mem_aof_buffer", o.aofBuffer());
+                .field("mem_aof_buffer", o.aofBuffer())
+                // FLUSHALL ASYNC drops the store's arrays whole: nothing waits to be freed by a thread.
+                .field("lazyfree_pending_objects", 0)
+                .field("lazyfreed_objects", 0);
     }
 
     /** printf's "%.2f": the exact binary value rounded, half to even. */
