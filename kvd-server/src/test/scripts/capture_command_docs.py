@@ -24,7 +24,7 @@ OUT = ROOT + "/src/main/resources/io/kvd/server/keyspec/"
 
 # The subcommands each container implements; CommandDocsTest checks these against the handlers.
 SUBCOMMANDS = {
-    "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "unblock", "reply", "no-evict", "pause", "unpause", "help"],
+    "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "unblock", "reply", "no-evict", "pause", "unpause", "tracking", "caching", "getredir", "trackinginfo", "help"],
     "config": ["get", "set", "resetstat", "rewrite", "help"],
     "command": ["count", "info", "docs", "getkeys", "getkeysandflags", "list", "help"],
     "object": ["encoding", "freq", "idletime", "refcount", "help"],

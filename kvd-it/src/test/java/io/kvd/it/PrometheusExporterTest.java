@@ -46,7 +46,7 @@ class PrometheusExporterTest {
                 "redis_allocator_frag_ratio", "redis_allocator_frag_bytes", "redis_allocator_rss_ratio",
                 "redis_allocator_rss_bytes", "redis_mem_fragmentation_ratio", "redis_mem_fragmentation_bytes",
                 "redis_mem_not_counted_for_eviction_bytes", "redis_mem_clients_slaves", "redis_mem_clients_normal",
-                "redis_active_defrag_running", "redis_lazyfree_pending_objects")) {
+                "redis_active_defrag_running")) {
             ABSENT_FROM_KVD.put(family, MEMORY_ELSEWHERE);
         }
         for (String family : List.of("redis_defrag_hits", "redis_defrag_misses", "redis_defrag_key_hits",

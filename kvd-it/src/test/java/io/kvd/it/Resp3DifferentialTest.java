@@ -87,6 +87,36 @@ class Resp3DifferentialTest {
         assertSameReplies(commands);
     }
 
+    /** redis.setresp(3): RESP3's types as Lua sees them, and as the script returns them to RESP2 and RESP3 callers. */
+    @Test
+    void scriptsReadResp3AfterSetresp() throws IOException {
+        List<List<String>> commands = new ArrayList<>();
+        commands.add(List.of("DEL", "script:h", "script:s", "script:z"));
+        commands.add(List.of("HSET", "script:h", "f", "v"));
+        commands.add(List.of("SADD", "script:s", "a"));
+        commands.add(List.of("ZADD", "script:z", "1.5", "m"));
+        List<String> scripts = List.of(
+                "local r = redis.call('hgetall', KEYS[1]); return {type(r.map), r.map.f}",
+                "local r = redis.call('smembers', KEYS[2]); return {type(r.set), tostring(r.set.a)}",
+                "local r = redis.call('zscore', KEYS[3], 'm'); return {type(r), tostring(r.double)}",
+                "local r = redis.call('info', 'keyspace'); return {r.verbatim_string.format, type(r.verbatim_string.string)}",
+                "return {type(redis.call('get', 'script:none')), true, false}",
+                "return redis.call('hgetall', KEYS[1])",
+                "return redis.call('smembers', KEYS[2])",
+                "return redis.call('zrange', KEYS[3], 0, -1, 'withscores')",
+                "redis.setresp(2); return {redis.call('hgetall', KEYS[1]), false}");
+        for (String protocol : List.of("2", "3")) {
+            commands.add(List.of("HELLO", protocol));
+            commands.add(List.of("EVAL", "return {true, false}", "0"));
+            for (String script : scripts) {
+                commands.add(List.of("EVAL", "redis.setresp(3); " + script, "3", "script:h", "script:s", "script:z"));
+            }
+        }
+        commands.add(List.of("EVAL", "redis.setresp(4)", "0"));
+        commands.add(List.of("EVAL", "redis.setresp()", "0"));
+        assertSameReplies(commands);
+    }
+
     @Test
     void subscribersGetPushesAndMayRunAnyCommand() throws IOException {
         List<String> fromRedis = pubSub(redis.port());

@@ -437,6 +437,9 @@ public final class KvdServer implements AutoCloseable {
         }
         long periodMicros = 1_000_000L / config.hz();
         cron = loop.scheduleAtFixedRate(() -> {
+            if (state.isCronPaused()) {
+                return;
+            }
             long now = System.currentTimeMillis();
             // As Redis, a replica leaves expiry to its primary, whose DELs it gets in the stream.
             if (!state.clientsPaused() && !state.replication().isReplica()) {
@@ -447,6 +450,8 @@ public final class KvdServer implements AutoCloseable {
             state.sampleRates(now);
             state.clientBufferPeaks().cron(now);
             state.memory().used();
+            // As Redis's serverCron: the tracking table back within tracking-table-max-keys.
+            state.tracking().limitUsedSlots();
             // Without an idle timeout or output limit (the defaults) the clients' checks have
             // nothing to find: 1,000 connections would cost 10,000 visits a second for nothing.
             if (config.timeout() > 0 || OutputLimits.configured(config, state.pubSub().hasSubscribers())) {

@@ -6,20 +6,29 @@ import io.kvd.server.client.Subcommands;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
+import io.kvd.server.protocol.Reply;
 import io.kvd.server.pubsub.PubSub;
+import io.kvd.server.tracking.Tracking;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
  * CLIENT ID | SETNAME | GETNAME | LIST | INFO | KILL | SETINFO | UNBLOCK | PAUSE | UNPAUSE | REPLY |
- * NO-EVICT | HELP. Every kvd client is a
+ * NO-EVICT | TRACKING | CACHING | GETREDIR | TRACKINGINFO | HELP. Every kvd client is a
  * normal client of the default user in database 0 speaking RESP2.
  */
 public final class ClientCommand {
     public static final Subcommands SUBCOMMANDS = new Subcommands("client")
+            .add("caching", 3, Subcommands.NOSCRIPT, ClientCommand::caching,
+                    "CACHING (YES|NO)",
+                    "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.")
+            .add("getredir", 2, Subcommands.NOSCRIPT, ClientCommand::getredir,
+                    "GETREDIR",
+                    "    Return the client ID we are redirecting to when tracking is enabled.")
             .add("getname", 2, Subcommands.NOSCRIPT, ClientCommand::getname,
                     "GETNAME",
                     "    Return the name of the current connection.")
@@ -69,6 +78,13 @@ public final class ClientCommand {
             .add("unblock", -3, Subcommands.ADMIN, ClientCommand::unblock,
                     "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                     "    Unblock the specified blocked client.")
+            .add("tracking", -3, Subcommands.NOSCRIPT, ClientCommand::tracking,
+                    "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+                    "         [OPTIN] [OPTOUT] [NOLOOP]",
+                    "    Control server assisted client side caching.")
+            .add("trackinginfo", 2, Subcommands.NOSCRIPT, ClientCommand::trackinginfo,
+                    "TRACKINGINFO",
+                    "    Report tracking status for the current connection.")
             .add("no-evict", 3, Subcommands.ADMIN, ClientCommand::noEvict,
                     "NO-EVICT (ON|OFF)",
                     "    Protect current client connection from eviction.")
@@ -129,6 +145,151 @@ public final class ClientCommand {
             throw new CommandError(Errors.SYNTAX);
         }
         client.reply().ok();
+    }
+
+    /**
+     * CLIENT TRACKING ON|OFF [REDIRECT id] [BCAST] [PREFIX prefix ...] [OPTIN] [OPTOUT] [NOLOOP]
+     * (Redis 7.0's clientCommand): the options parsed and checked in Redis's order, with its errors.
+     */
+    private static void tracking(Client client, byte[][] argv) {
+        long redirect = 0;
+        boolean bcast = false;
+        boolean optin = false;
+        boolean optout = false;
+        boolean noloop = false;
+        List<byte[]> prefixes = new ArrayList<>();
+        for (int i = 3; i < argv.length; i++) {
+            boolean more = i + 1 < argv.length;
+            if (Args.is(argv[i], "redirect") && more) {
+                i++;
+                if (redirect != 0) {
+                    throw new CommandError("ERR A client can only redirect to a single other client");
+                }
+                redirect = Args.parseLong(argv[i]);
+                if (!client.server().clients().containsKey(redirect)) {
+                    throw new CommandError("ERR The client ID you want redirect to does not exist");
+                }
+            } else if (Args.is(argv[i], "bcast")) {
+                bcast = true;
+            } else if (Args.is(argv[i], "optin")) {
+                optin = true;
+            } else if (Args.is(argv[i], "optout")) {
+                optout = true;
+            } else if (Args.is(argv[i], "noloop")) {
+                noloop = true;
+            } else if (Args.is(argv[i], "prefix") && more) {
+                prefixes.add(argv[++i]);
+            } else {
+                throw new CommandError(Errors.SYNTAX);
+            }
+        }
+        Tracking tracking = client.server().tracking();
+        if (Args.is(argv[2], "off")) {
+            tracking.disable(client);
+            client.reply().ok();
+            return;
+        }
+        if (!Args.is(argv[2], "on")) {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        Tracking.Mode mode = client.trackingMode();
+        if (!bcast && !prefixes.isEmpty()) {
+            throw new CommandError("ERR PREFIX option requires BCAST mode to be enabled");
+        }
+        if (mode != null && mode.bcast() != bcast) {
+            throw new CommandError("ERR You can't switch BCAST mode on/off before disabling tracking for this client, "
+                    + "and then re-enabling it with a different mode.");
+        }
+        if (bcast && (optin || optout)) {
+            throw new CommandError("ERR OPTIN and OPTOUT are not compatible with BCAST");
+        }
+        if (optin && optout) {
+            throw new CommandError("ERR You can't specify both OPTIN mode and OPTOUT mode");
+        }
+        if (mode != null && (optin && mode.optout() || optout && mode.optin())) {
+            throw new CommandError("ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this client, "
+                    + "and then re-enabling it with a different mode.");
+        }
+        if (bcast) {
+            Tracking.Collision collision = tracking.prefixCollision(client, prefixes);
+            if (collision != null) {
+                client.reply().error(collision.error());
+                if (!collision.enables()) {
+                    return;
+                }
+            }
+        }
+        tracking.enable(client, new Tracking.Options(redirect, bcast, optin, optout, noloop, prefixes));
+        client.reply().ok();
+    }
+
+    /** CLIENT CACHING YES|NO: the next command's keys are tracked (OPTIN) or not (OPTOUT). */
+    private static void caching(Client client, byte[][] argv) {
+        Tracking.Mode mode = client.trackingMode();
+        if (mode == null) {
+            throw new CommandError("ERR CLIENT CACHING can be called only when the client is in tracking mode with "
+                    + "OPTIN or OPTOUT mode enabled");
+        }
+        if (Args.is(argv[2], "yes")) {
+            if (!mode.optin()) {
+                throw new CommandError("ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.");
+            }
+        } else if (Args.is(argv[2], "no")) {
+            if (!mode.optout()) {
+                throw new CommandError("ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.");
+            }
+        } else {
+            throw new CommandError(Errors.SYNTAX);
+        }
+        mode.caching(true);
+        client.reply().ok();
+    }
+
+    /** CLIENT GETREDIR: the id invalidations go to, 0 for the client itself, -1 when not tracking. */
+    private static void getredir(Client client, byte[][] argv) {
+        Tracking.Mode mode = client.trackingMode();
+        client.reply().integer(mode == null ? -1 : mode.redirect());
+    }
+
+    /** CLIENT TRACKINGINFO: a map of flags (a set), redirect and prefixes, as Redis 7.0. */
+    private static void trackinginfo(Client client, byte[][] argv) {
+        Tracking.Mode mode = client.trackingMode();
+        List<String> flags = new ArrayList<>();
+        flags.add(mode == null ? "off" : "on");
+        if (mode != null) {
+            if (mode.bcast()) {
+                flags.add("bcast");
+            }
+            if (mode.optin()) {
+                flags.add("optin");
+                if (mode.caching()) {
+                    flags.add("caching-yes");
+                }
+            }
+            if (mode.optout()) {
+                flags.add("optout");
+                if (mode.caching()) {
+                    flags.add("caching-no");
+                }
+            }
+            if (mode.noloop()) {
+                flags.add("noloop");
+            }
+            if (mode.brokenRedirect()) {
+                flags.add("broken_redirect");
+            }
+        }
+        Reply reply = client.reply();
+        reply.mapHeader(3);
+        reply.bulk("flags");
+        reply.setHeader(flags.size());
+        flags.forEach(reply::bulk);
+        reply.bulk("redirect");
+        reply.integer(mode == null ? -1 : mode.redirect());
+        reply.bulk("prefixes");
+        Set<byte[]> prefixes = mode == null ? Set.of() : mode.prefixes();
+        reply.arrayHeader(prefixes.size());
+        prefixes.forEach(reply::bulk);
     }
 
     public static void client(Client client, byte[][] argv) {
@@ -338,7 +499,8 @@ public final class ClientCommand {
                 + " qbuf-free=0 argv-mem=0 multi-mem=0"
                 + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
                 + " cmd=" + c.lastCommand()
-                + " user=default redir=-1 resp=" + c.reply().protocol()
+                + " user=default redir=" + (c.trackingMode() == null ? -1 : c.trackingMode().redirect())
+                + " resp=" + c.reply().protocol()
                 + " lib-name=" + c.libName()
                 + " lib-ver=" + c.libVersion();
     }
@@ -348,13 +510,16 @@ public final class ClientCommand {
     }
 
     /**
-     * Redis 7.0's letters, in its order: O monitoring, S a replica, M the master, P subscribed, x in MULTI (EXEC included),
-     * b blocked in a blocking command, d once a watched key changed; else N.
+     * Redis 7.0's letters, in its order: O monitoring, S a replica, M the master, P subscribed, x in
+     * MULTI (EXEC included), b blocked in a blocking command, t tracking, R its redirection broken,
+     * B in BCAST mode, d once a watched key changed; else N.
      */
     private static String flags(Client c) {
+        Tracking.Mode tracking = c.trackingMode();
         String flags = (c.isMonitoring() ? "O" : c.replica() != null ? "S" : "") + (c.isMaster() ? "M" : "")
                 + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
                 + (c.isBlocked() ? "b" : "")
+                + (tracking == null ? "" : "t" + (tracking.brokenRedirect() ? "R" : "") + (tracking.bcast() ? "B" : ""))
                 + (c.isWatchedKeyChanged() ? "d" : "")
                 + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "");
         return flags.isEmpty() ? "N" : flags;

@@ -53,6 +53,8 @@ public final class DebugCommand {
             "    Write <message> to the server log.",
             "OBJECT <key>",
             "    Show low level info about the <key> and associated value.",
+            "PAUSE-CRON <0|1>",
+            "    Stop periodic cron job processing.",
             "POPULATE <count> [<prefix>] [<size>]",
             "    Create <count> string keys named key:<num>. If <prefix> is specified then",
             "    it is used instead of the 'key' prefix. These are not propagated to",
@@ -109,6 +111,11 @@ public final class DebugCommand {
             case "set-active-expire" -> {
                 requireArgc(argc == 3, argv);
                 client.server().expiryCycle().setEnabled(Args.parseLong(argv[2]) != 0);
+                client.reply().ok();
+            }
+            case "pause-cron" -> {
+                requireArgc(argc == 3, argv);
+                client.server().pauseCron(Args.parseLong(argv[2]) != 0);
                 client.reply().ok();
             }
             case "sleep" -> {

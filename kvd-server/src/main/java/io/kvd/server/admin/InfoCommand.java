@@ -135,7 +135,7 @@ public final class InfoCommand {
                 .field("client_recent_max_input_buffer", peaks.recentMaxInput())
                 .field("client_recent_max_output_buffer", peaks.recentMaxOutput())
                 .field("blocked_clients", server.blockedClientCount())
-                .field("tracking_clients", 0)
+                .field("tracking_clients", server.tracking().clientCount())
                 .field("clients_in_timeout_table", server.blockedClients().withDeadlineCount());
     }
 
@@ -180,7 +180,10 @@ public final class InfoCommand {
                 .field("mem_clients_slaves", 0)
                 .field("mem_clients_normal", o.clientsNormal())
                 .field("mem_cluster_links", 0)
-                .field("mem_aof_buffer", o.aofBuffer());
+                .field("mem_aof_buffer", o.aofBuffer())
+                // FLUSHALL ASYNC drops the store's arrays whole: nothing waits to be freed by a thread.
+                .field("lazyfree_pending_objects", 0)
+                .field("lazyfreed_objects", 0);
     }
 
     /** printf's "%.2f": the exact binary value rounded, half to even. */
@@ -279,10 +282,9 @@ public final class InfoCommand {
                 .field("pubsub_channels", server.pubSub().channelCount())
                 .field("pubsub_patterns", server.pubSub().patternCount())
                 .field("pubsubshard_channels", server.pubSub().shardChannelCount())
-                // kvd has no CLIENT TRACKING: nothing is tracked, as tracking_clients says.
-                .field("tracking_total_keys", 0)
-                .field("tracking_total_items", 0)
-                .field("tracking_total_prefixes", 0)
+                .field("tracking_total_keys", server.tracking().totalKeys())
+                .field("tracking_total_items", server.tracking().totalItems())
+                .field("tracking_total_prefixes", server.tracking().totalPrefixes())
                 .field("unexpected_error_replies", 0)
                 .field("total_error_replies", server.errorStats().total())
                 .field("total_reads_processed", stats.readsProcessed)

@@ -83,6 +83,8 @@ public final class PersistenceCommands {
         }
         if (flush) {
             server.databases().clear();
+            // As Redis's emptyData: every tracking client is told that every key is invalid.
+            server.tracking().flushed();
             server.scripting().flushFunctions();
         }
         try {

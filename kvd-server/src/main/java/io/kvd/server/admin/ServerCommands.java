@@ -38,6 +38,7 @@ public final class ServerCommands {
     public static void flushdb(Client client, byte[][] argv) {
         checkFlushMode(argv);
         client.keyspace().clear();
+        client.server().tracking().flushed();
         client.reply().ok();
     }
 
@@ -48,6 +49,7 @@ public final class ServerCommands {
     public static void flushall(Client client, byte[][] argv) {
         checkFlushMode(argv);
         client.server().databases().clear();
+        client.server().tracking().flushed();
         RdbPersistence rdb = client.server().rdb();
         rdb.close();
         if (rdb.hasSavePoints()) {

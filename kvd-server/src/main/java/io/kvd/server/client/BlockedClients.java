@@ -5,6 +5,7 @@ import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 import io.kvd.server.store.ValueType;
+import io.kvd.server.tracking.Tracking;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -185,8 +186,18 @@ public final class BlockedClients {
             LatencyMonitor latency = blocked.client.server().latencyMonitor();
             long started = latency.isOn() ? System.nanoTime() : 0;
             ValueType type = keyspace.type(key.key());
-            boolean served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
-                    : blocked.servant.keyGone(blocked.client, key.key());
+            // The served client runs its command now: invalidations it causes itself follow its reply.
+            Tracking tracking = blocked.client.server().tracking();
+            Tracking.Client previous = tracking.current(blocked.client);
+            Tracking.Client enclosing = tracking.executing(blocked.client);
+            boolean served;
+            try {
+                served = type == blocked.type ? blocked.servant.serve(blocked.client, key.key())
+                        : blocked.servant.keyGone(blocked.client, key.key());
+            } finally {
+                tracking.executed(enclosing);
+                tracking.current(previous);
+            }
             if (!served) {
                 continue;
             }

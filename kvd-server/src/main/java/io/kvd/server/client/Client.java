@@ -9,6 +9,7 @@ import io.kvd.server.replication.ConnectedReplica;
 import io.kvd.server.replication.ReplicaAnnouncement;
 import io.kvd.server.replication.ReplicaOutput;
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.tracking.Tracking;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -21,7 +22,7 @@ import java.util.function.LongConsumer;
  * One connected client as commands see it: its identity (CLIENT ID/SETNAME/SETINFO), its pending
  * replies and the server around it. The connection it came in on stays behind {@link Connection}.
  */
-public final class Client implements Monitors.Monitor, Subscriber {
+public final class Client implements Monitors.Monitor, Subscriber, Tracking.Client {
     /** What commands may do to the connection itself. */
     public interface Connection {
         String remoteAddress();
@@ -126,6 +127,8 @@ public final class Client implements Monitors.Monitor, Subscriber {
     public enum Replies { ON, OFF, SKIP_NEXT, SKIP }
     /** Channels, patterns and shard channels subscribed to (kept by {@link PubSub}); null while none. */
     private PubSub.Subscriptions subscriptions;
+    /** CLIENT TRACKING's mode (kept by {@link Tracking}); null while tracking is off. */
+    private Tracking.Mode trackingMode;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this(server, allocator, connection, server.nextClientId());
@@ -485,6 +488,7 @@ public final class Client implements Monitors.Monitor, Subscriber {
         transaction = null;
         server.watchedKeys().unwatchAll(this);
         server.pubSub().forget(this);
+        server.tracking().disable(this);
         server.blockedClients().disconnected(this);
         server.pause().disconnected(this);
     }
@@ -492,12 +496,13 @@ public final class Client implements Monitors.Monitor, Subscriber {
     /**
      * RESET (Redis's clearClientConnectionState): the connection as it was when it connected,
      * except its id, age and library name: out of MULTI, unwatched, unsubscribed, database 0, no
-     * name, RESP2, and authenticated only if no password is required.
+     * name, RESP2, tracking off, and authenticated only if no password is required.
      */
     public void reset() {
         stopMonitoring();
         discardTransaction();
         server.pubSub().forget(this);
+        server.tracking().disable(this);
         db = 0;
         name = "";
         authenticated = server.config().requirepass().length == 0;
@@ -579,5 +584,20 @@ public final class Client implements Monitors.Monitor, Subscriber {
 
     public boolean isClosingAfterReply() {
         return closeAfterReply;
+    }
+
+    @Override
+    public int protocol() {
+        return reply.protocol();
+    }
+
+    @Override
+    public Tracking.Mode trackingMode() {
+        return trackingMode;
+    }
+
+    @Override
+    public void trackingMode(Tracking.Mode mode) {
+        this.trackingMode = mode;
     }
 }

@@ -15,6 +15,7 @@ import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.replication.Replication;
 import io.kvd.server.stats.CommandStats;
 import io.kvd.server.store.WrongTypeException;
+import io.kvd.server.tracking.Tracking;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,10 +40,14 @@ public final class Dispatcher {
      */
     public static Command call(Client client, Command command, byte[][] argv) {
         client.beforeCommand();
+        Tracking tracking = client.server().tracking();
+        Tracking.Client previous = tracking.current(client);
         try {
             return checkAndRun(client, command, argv);
         } finally {
             client.afterCommand();
+            endCaching(client, command);
+            tracking.current(previous);
         }
     }
 
@@ -51,6 +56,19 @@ public final class Dispatcher {
         client.beforeCommand();
         refuse(client, null, argv, unknownCommand(argv));
         client.afterCommand();
+        endCaching(client, null);
+    }
+
+    /**
+     * Redis's resetClient: CLIENT CACHING's flag lasts for the next command (or transaction) only,
+     * CLIENT's subcommands aside.
+     */
+    private static void endCaching(Client client, Command command) {
+        Tracking.Mode mode = client.trackingMode();
+        if (mode != null && mode.caching() && client.transaction() == null
+                && (command == null || !command.name().equals("client"))) {
+            mode.caching(false);
+        }
     }
 
     /** Redis's processCommand: the checks that may refuse a command, then queuing or running it. */
@@ -112,6 +130,11 @@ public final class Dispatcher {
             if (runsScript(client, command)) {
                 eviction.scriptStarting(outOfMemory);
             }
+        }
+        // As Redis's processCommand: the tracking table is kept within tracking-table-max-keys.
+        Tracking tracking = client.server().tracking();
+        if (tracking.clientCount() > 0) {
+            tracking.limitUsedSlots();
         }
         CommandLog log = client.server().commandLog();
         // As Redis's processCommand: a failed BGSAVE (with save points and stop-writes-on-bgsave-error)
@@ -191,6 +214,16 @@ public final class Dispatcher {
      * write that changed the keyspace, counts it.
      */
     public static Command run(Client client, Command command, byte[][] argv) {
+        Tracking tracking = client.server().tracking();
+        Tracking.Client enclosing = tracking.executing(client);
+        try {
+            return runCommand(client, command, argv, tracking);
+        } finally {
+            tracking.executed(enclosing);
+        }
+    }
+
+    private static Command runCommand(Client client, Command command, byte[][] argv, Tracking tracking) {
         CommandLog log = client.server().commandLog();
         boolean write = command.has(WRITE);
         long changesBefore = client.keyspace().changes();
@@ -202,6 +235,12 @@ public final class Dispatcher {
         stats.starting();
         // INFO's keyspace hits and misses: a read-only command's lookups, as Redis's lookupKeyRead.
         boolean outerCountsReads = server.databases().countReads(command.has(READONLY));
+        // The subcommand when a container ran one: its flags and counters are the ones that count.
+        Command looked = command.lookedUp(argv);
+        boolean scriptOfTracking = client.trackingMode() != null && callsLua(command);
+        if (scriptOfTracking) {
+            tracking.scriptDeclares(argv, keyPositions(looked, argv));
+        }
         long started = System.nanoTime();
         try {
             command.handler().execute(client, argv);
@@ -209,10 +248,12 @@ public final class Dispatcher {
             client.reply().error(e.getMessage());
         } finally {
             server.databases().countReads(outerCountsReads);
+            if (scriptOfTracking) {
+                tracking.scriptDeclares(null, null);
+            }
         }
         long nanos = System.nanoTime() - started;
-        // The subcommand when a container ran one: its flags and counters are the ones that count.
-        Command looked = command.lookedUp(argv);
+        rememberTrackedKeys(client, command, looked, argv, tracking);
         byte[][] shown = client.takeShownArgv(argv);
         logIfSlow(client, command, shown, nanos / 1000);
         sampleLatency(client, looked, nanos / 1000);
@@ -240,6 +281,23 @@ public final class Dispatcher {
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;
+    }
+
+    /**
+     * Redis's call(): a read-only command's keys may now be in the cache of its client, if it
+     * tracks; a script's read makes it the keys its caller declared (EVAL_RO's and FCALL_RO's
+     * own run remembers nothing).
+     */
+    private static void rememberTrackedKeys(Client client, Command command, Command looked, byte[][] argv,
+                                            Tracking tracking) {
+        if (tracking.clientCount() == 0 || !looked.has(READONLY) || callsLua(command)) {
+            return;
+        }
+        if (client.isScriptCaller()) {
+            tracking.scriptRead();
+        } else if (client.trackingMode() != null) {
+            tracking.rememberKeys(client, argv, keyPositions(looked, argv));
+        }
     }
 
     /** Sends the command {@code client} runs to the monitoring clients, EVAL and FCALL before their script runs. */

@@ -20,6 +20,7 @@ import io.kvd.server.stats.CommandStats;
 import io.kvd.server.stats.ErrorStats;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
+import io.kvd.server.tracking.Tracking;
 
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -41,6 +42,8 @@ public final class ServerState {
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
     private final KeyWatchers keyWatchers;
+    private final Tracking tracking;
+    private boolean cronPaused;
     private final PubSub pubSub = new PubSub();
     private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
@@ -124,11 +127,16 @@ public final class ServerState {
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
         keyspaceEvents.configure(config.notifyKeyspaceEvents());
         latencyMonitor.setThreshold(config.latencyMonitorThreshold());
+        // The first CLIENT TRACKING ON registers the keyspaces' change hook.
+        this.tracking = new Tracking(this::trackingTarget, this::keyListenersChanged);
+        tracking.maxKeys(Long.parseLong(config.get(Config.TRACKING_TABLE_MAX_KEYS)));
         config.onChange(name -> {
             if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
                 keyspaceEvents.configure(config.notifyKeyspaceEvents());
             } else if (name.equals(Config.LATENCY_MONITOR_THRESHOLD)) {
                 latencyMonitor.setThreshold(config.latencyMonitorThreshold());
+            } else if (name.equals(Config.TRACKING_TABLE_MAX_KEYS)) {
+                tracking.maxKeys(Long.parseLong(config.get(Config.TRACKING_TABLE_MAX_KEYS)));
             }
         });
         // Lazy and active expiry alike: logged as a DEL, announced as Redis's deleteExpiredKeyAndPropagate does.
@@ -141,7 +149,7 @@ public final class ServerState {
             commandLog.expired(db, key);
             keyspaceEvents.notify(KeyspaceEventTypes.EVICTED, "evicted", key, db);
         });
-        this.keyWatchers = new KeyWatchers(databases);
+        this.keyWatchers = new KeyWatchers(databases, tracking);
         keyWatchers.blocked().logTo(commandLog);
         this.config = config;
         this.shutdown = shutdown;
@@ -182,6 +190,33 @@ public final class ServerState {
         return keyWatchers.watched();
     }
 
+    /**
+     * The client invalidations for {@code id} go to: none once it closes after its reply (QUIT),
+     * which Redis frees as soon as that reply is written.
+     */
+    private Client trackingTarget(long id) {
+        Client client = clients.get(id);
+        return client == null || client.isClosingAfterReply() ? null : client;
+    }
+
+    /** DEBUG PAUSE-CRON: while paused, the cron does nothing (Redis's server.pause_cron). */
+    public void pauseCron(boolean paused) {
+        this.cronPaused = paused;
+    }
+
+    public boolean isCronPaused() {
+        return cronPaused;
+    }
+
+    private void keyListenersChanged() {
+        keyWatchers.listenersChanged();
+    }
+
+    /** Client-side caching: CLIENT TRACKING's clients and the keys they may cache. */
+    public Tracking tracking() {
+        return tracking;
+    }
+
     public BlockedClients blockedClients() {
         return keyWatchers.blocked();
     }
@@ -203,6 +238,7 @@ public final class ServerState {
     /** The event loop, where blocked clients' timeouts are scheduled. */
     public void useTimer(ScheduledExecutorService timer) {
         keyWatchers.blocked().useTimer(timer);
+        tracking.useLoop(timer);
         pause.useTimer(timer);
         // Scheduled, not executed: Netty runs queued tasks (and those they queue) for up to a
         // second before the I/O waiting; a scheduled one waits for the next iteration's turn.

@@ -15,7 +15,8 @@ import java.util.function.Function;
  * Some have no meaning for a JVM (jemalloc-bg-thread, oom-score-adj, disable-thp, io-threads);
  * the others belong to features kvd does not have yet (snapshots, replication, client eviction,
  * ACL files), and a directive moves to {@link Config}'s own table when its feature lands, or stays
- * here for Redis's order and leaves the inert set (maxmemory and eviction's, see {@link Config}).
+ * here for Redis's order and leaves the inert set (maxmemory and eviction's, tracking-table-max-keys,
+ * see {@link Config}).
  * docs/configuration.md lists each with the reason.
  */
 final class AcceptedDirectives {
@@ -137,7 +138,7 @@ final class AcceptedDirectives {
         t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
         t.integer("acllog-max-len", true, 0, LONG_MAX, "128");
         t.integer("cluster-node-timeout", true, 0, LONG_MAX, "15000");
-        t.integer("tracking-table-max-keys", true, 0, LONG_MAX, "1000000");
+        t.integer(Config.TRACKING_TABLE_MAX_KEYS, true, 0, LONG_MAX, "1000000");
         t.integer("repl-backlog-ttl", true, 0, LONG_MAX, "3600");
         t.integer("tls-session-cache-size", true, 0, INT_MAX, "20480");
         t.integer("tls-session-cache-timeout", true, 0, INT_MAX, "300");

@@ -98,6 +98,8 @@ public final class Config {
     public static final String UNIXSOCKET = "unixsocket";
     public static final String UNIXSOCKETPERM = "unixsocketperm";
     public static final String LATENCY_TRACKING = "latency-tracking";
+    /** Defined in {@link AcceptedDirectives}' table, for Redis's order; client-side caching acts on it. */
+    public static final String TRACKING_TABLE_MAX_KEYS = "tracking-table-max-keys";
     public static final String LATENCY_TRACKING_INFO_PERCENTILES = "latency-tracking-info-percentiles";
     public static final String SLOWLOG_LOG_SLOWER_THAN = "slowlog-log-slower-than";
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
@@ -211,10 +213,10 @@ public final class Config {
             define(d);
             INERT.add(d.name());
         }, ALIASES::put);
-        // Eviction's directives (evict.Eviction acts on them) stay in Redis's table there, whose
-        // order CONFIG REWRITE appends in.
+        // Eviction's directives (evict.Eviction acts on them) and client-side caching's stay in
+        // Redis's table there, whose order CONFIG REWRITE appends in.
         INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
-                LFU_LOG_FACTOR, LFU_DECAY_TIME, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
+                LFU_LOG_FACTOR, LFU_DECAY_TIME, TRACKING_TABLE_MAX_KEYS, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
                 "replica-announce-port"));

@@ -475,6 +475,8 @@ public final class LuaScripts {
         this.callerReplaysAof = caller.isReplayingAof();
         this.callerIsMaster = caller.isMaster();
         this.evalMode = evalMode;
+        // As Redis's scriptPrepareForRun: every script starts reading replies in RESP2.
+        scriptClient.reply().protocol(2);
         this.wrote = false;
         this.killed = false;
         this.logsWrites = true;
@@ -1020,16 +1022,21 @@ public final class LuaScripts {
         return 0;
     }
 
-    /** redis.setresp(2); 3 is refused until kvd speaks RESP3. */
+    /**
+     * redis.setresp(2|3): the protocol the script's redis.call replies are read in from now on,
+     * and whether a Lua boolean it returns is an integer or null (2) or a boolean (3).
+     */
     private int setresp(Lua lua) {
         if (lua.getTop() != 1) {
             pushError(lua, "ERR redis.setresp() requires one argument.");
             return -1;
         }
-        if (lua.type(1) != Lua.LuaType.NUMBER || lua.toNumber(1) != 2) {
+        double version = lua.type(1) == Lua.LuaType.NUMBER ? lua.toNumber(1) : 0;
+        if (version != 2 && version != 3) {
             pushError(lua, "ERR RESP version must be 2 or 3.");
             return -1;
         }
+        scriptClient.reply().protocol((int) version);
         return 0;
     }
 
@@ -1065,10 +1072,60 @@ public final class LuaScripts {
 
     // ---- Redis reply -> Lua (redisProtocolToLuaType) ----
 
-    /** Pushes one RESP2 reply read from {@code in}: integer as number, bulk as string, null as false, array as table, status {ok=}, error {err=}. */
+    /**
+     * Pushes one reply read from {@code in}: integer as number, bulk as string, RESP2's nulls as
+     * false, array as table, status {ok=}, error {err=}; after redis.setresp(3) also RESP3's null
+     * as nil, boolean as boolean, {map={k=v}}, {set={member=true}}, {double=n}, {big_number=s},
+     * {verbatim_string={format=, string=}}, and an attribute skipped (Redis 7.0 shows scripts none).
+     */
     private void pushReply(Lua lua, ByteBuf in) {
         byte type = in.readByte();
         switch (type) {
+            case '_' -> {
+                in.skipBytes(2);
+                lua.pushNil();
+            }
+            case '#' -> {
+                lua.push(in.readByte() == 't');
+                in.skipBytes(2);
+            }
+            case ',' -> pushWrapped(lua, "double", () -> lua.push(parseDouble(line(in))));
+            case '(' -> pushWrapped(lua, "big_number", () -> pushBytes(lua, lineBytes(in)));
+            case '=' -> {
+                byte[] text = bulkBytes(in);
+                pushWrapped(lua, "verbatim_string", () -> {
+                    lua.newTable();
+                    pushBytes(lua, Arrays.copyOfRange(text, 0, 3));
+                    lua.setField(-2, "format");
+                    pushBytes(lua, Arrays.copyOfRange(text, 4, text.length));
+                    lua.setField(-2, "string");
+                });
+            }
+            case '%', '~' -> {
+                boolean map = type == '%';
+                int count = Integer.parseInt(line(in));
+                pushWrapped(lua, map ? "map" : "set", () -> {
+                    lua.checkStack(4);
+                    lua.createTable(0, count);
+                    for (int i = 0; i < count; i++) {
+                        pushReply(lua, in);
+                        if (map) {
+                            pushReply(lua, in);
+                        } else {
+                            lua.push(true);
+                        }
+                        lua.rawSet(-3);
+                    }
+                });
+            }
+            case '|' -> {
+                int entries = Integer.parseInt(line(in));
+                for (int i = 0; i < 2 * entries; i++) {
+                    pushReply(lua, in);
+                    lua.pop(1);
+                }
+                pushReply(lua, in);
+            }
             case ':' -> lua.push(integerLine(in));
             case '+' -> {
                 lua.newTable();
@@ -1106,6 +1163,31 @@ public final class LuaScripts {
             }
             default -> throw new IllegalStateException("not a RESP2 reply: " + (char) type);
         }
+    }
+
+    /** A table whose one field {@code name} is what {@code value} pushes: RESP3's types as Redis 7.0 shows them to Lua. */
+    private static void pushWrapped(Lua lua, String name, Runnable value) {
+        lua.newTable();
+        value.run();
+        lua.setField(-2, name);
+    }
+
+    /** A RESP3 double's text: digits, inf, -inf or nan. */
+    private static double parseDouble(String text) {
+        return switch (text) {
+            case "inf" -> Double.POSITIVE_INFINITY;
+            case "-inf" -> Double.NEGATIVE_INFINITY;
+            case "nan" -> Double.NaN;
+            default -> Double.parseDouble(text);
+        };
+    }
+
+    /** A length-prefixed body (a verbatim string's): its bytes, the trailing CRLF skipped. */
+    private static byte[] bulkBytes(ByteBuf in) {
+        byte[] value = new byte[Integer.parseInt(line(in))];
+        in.readBytes(value);
+        in.skipBytes(2);
+        return value;
     }
 
     /** An integer reply's digits, read in place: most script calls answer one (INCR, SADD, EXPIRE...). */
@@ -1258,7 +1340,10 @@ public final class LuaScripts {
             case STRING -> reply.bulk(bytes(lua, index));
             case NUMBER -> reply.integer(truncate(lua.toNumber(index)));
             case BOOLEAN -> {
-                if (lua.toBoolean(index)) {
+                // As Redis 7.0: by the script's protocol (redis.setresp), then in the caller's.
+                if (scriptClient.reply().protocol() == 3) {
+                    reply.bool(lua.toBoolean(index));
+                } else if (lua.toBoolean(index)) {
                     reply.integer(1);
                 } else {
                     reply.nullBulk();

@@ -26,8 +26,11 @@ public final class Databases {
      * touchAllWatchedKeysInDb); the keyspaces only test for null when nobody does.
      */
     public interface KeyWatcher {
-        /** {@code key} of database {@code db} was written, deleted or expired (called after the change). */
+        /** {@code key} of database {@code db} was written or deleted by a command (called after the change). */
         void modified(int db, byte[] key);
+
+        /** {@code key} of database {@code db} expired or was evicted: removed by no client (called after). */
+        void removedByServer(int db, byte[] key);
 
         /**
          * {@code key} of database {@code db} changed in a way blocked clients may care for but WATCH

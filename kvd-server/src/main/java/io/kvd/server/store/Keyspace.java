@@ -424,7 +424,7 @@ public final class Keyspace {
     /** Deletes entry {@code id}, a collection whose last member went. */
     void removeEmptied(int id) {
         databases.changes++;
-        delete(id, slab.hash(id));
+        delete(id, slab.hash(id), false);
     }
 
     /** Whether {@code key} is live; as Redis's EXISTS, its access stamp stays as it was. */
@@ -490,7 +490,7 @@ public final class Keyspace {
         if (id == 0) {
             return false;
         }
-        delete(id, hash);
+        delete(id, hash, true);
         return true;
     }
 
@@ -553,7 +553,7 @@ public final class Keyspace {
             return false;
         }
         databases.changes++;
-        delete(id, hash);
+        delete(id, hash, false);
         return true;
     }
 
@@ -593,7 +593,7 @@ public final class Keyspace {
         long deadline = deadlineOf(id);
         // The value (a table's handle included) moves to the new entry, so the old one lets go of nothing.
         slab.setTag(id, 0);
-        delete(id, hash);
+        delete(id, hash, false);
         int moved = storeAsNew(to, value);
         slab.setTag(moved, tag);
         // Redis's RENAME moves the object, its access stamp with it.
@@ -637,7 +637,7 @@ public final class Keyspace {
         if (encoding.table) {
             bytes = target.tables.register(tables.held(bytes));
         }
-        delete(id, hash);
+        delete(id, hash, false);
         target.storeTagged(key, encoding, bytes, deadline);
         return true;
     }
@@ -867,7 +867,7 @@ public final class Keyspace {
             int hash = PackedEntry.hash(key);
             int old = lookup(key, hash);
             if (old != 0) {
-                delete(old, hash);
+                delete(old, hash, false);
             }
         }
         return store(key, value);
@@ -927,7 +927,7 @@ public final class Keyspace {
     private void deleteExpired(int id, int hash, byte[] key) {
         LatencyMonitor latency = databases.latency;
         long started = latency.isOn() ? System.nanoTime() : 0;
-        delete(id, hash);
+        delete(id, hash, true);
         if (latency.isOn()) {
             latency.addSampleIfNeeded("expire-del", (System.nanoTime() - started) / 1_000_000);
         }
@@ -935,7 +935,8 @@ public final class Keyspace {
         databases.expiryListener.expired(index, key);
     }
 
-    private void delete(int id, int hash) {
+    /** Deletes entry {@code id}; {@code byServer}: it expired or was evicted, no client's command removed it. */
+    private void delete(int id, int hash, boolean byServer) {
         if (snapshot != null) {
             snapshot.beforeChange(id);
         }
@@ -945,7 +946,11 @@ public final class Keyspace {
         releaseTable(id);
         slab.free(id);
         if (watchedKey != null) {
-            touched(watchedKey);
+            if (byServer) {
+                databases.keyWatcher.removedByServer(index, watchedKey);
+            } else {
+                touched(watchedKey);
+            }
         }
     }
 

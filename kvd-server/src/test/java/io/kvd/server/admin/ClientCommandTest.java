@@ -169,12 +169,13 @@ class ClientCommandTest {
     @Test
     void helpListsTheSubcommandsKvdImplements() {
         assertThat(kvd.call("CLIENT", "HELP"))
-                .startsWith("*43\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n")
+                .startsWith("*52\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+CACHING (YES|NO)\r\n")
                 .contains("+UNPAUSE\r\n+    Stop the current client pause, resuming traffic.\r\n+PAUSE <timeout> [WRITE|ALL]\r\n")
                 .contains("+REPLY (ON|OFF|SKIP)\r\n+    Control the replies sent to the current connection.\r\n+SETNAME <name>\r\n")
                 .contains("+NO-EVICT (ON|OFF)\r\n")
                 .contains("+SETINFO <option> <value>\r\n")
                 .contains("+UNBLOCK <clientid> [TIMEOUT|ERROR]\r\n")
+                .contains("+TRACKINGINFO\r\n+    Report tracking status for the current connection.\r\n+NO-EVICT")
                 .endsWith("+HELP\r\n+    Prints this help.\r\n");
     }
 

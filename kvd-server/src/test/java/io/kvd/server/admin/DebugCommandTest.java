@@ -125,8 +125,17 @@ class DebugCommandTest {
                 "-ERR unknown subcommand or wrong number of arguments for 'nosuch'. Try DEBUG HELP.\r\n");
         assertThat(kvd.call("DEBUG", "OBJECT")).isEqualTo(
                 "-ERR unknown subcommand or wrong number of arguments for 'OBJECT'. Try DEBUG HELP.\r\n");
-        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*43\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
+        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*45\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
                 + " Subcommands are:\r\n");
+    }
+
+    @Test
+    void pauseCronStopsTheCronUntilResumed() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        assertThat(kvd.call("DEBUG", "PAUSE-CRON", "1")).isEqualTo("+OK\r\n");
+        assertThat(kvd.server.isCronPaused()).isTrue();
+        assertThat(kvd.call("DEBUG", "PAUSE-CRON", "0")).isEqualTo("+OK\r\n");
+        assertThat(kvd.server.isCronPaused()).isFalse();
     }
 
     @Test

@@ -290,8 +290,24 @@ class ScriptingCommandsTest {
         assertThat(kvd.call("EVAL", "return redis.setresp(2)", "0")).isEqualTo("$-1\r\n");
         assertThat(kvd.call("EVAL", "return redis.set_repl(redis.REPL_ALL)", "0")).isEqualTo("$-1\r\n");
         assertThat(kvd.call("EVAL", "return redis.log(redis.LOG_NOTICE, 'from a script')", "0")).isEqualTo("$-1\r\n");
-        String resp3 = "return redis.setresp(3)";
-        assertThat(kvd.call("EVAL", resp3, "0")).isEqualTo("-ERR RESP version must be 2 or 3." + at(resp3, 1));
+        assertThat(kvd.call("EVAL", "return redis.setresp(3)", "0")).isEqualTo("$-1\r\n");
+        String resp4 = "return redis.setresp(4)";
+        assertThat(kvd.call("EVAL", resp4, "0")).isEqualTo("-ERR RESP version must be 2 or 3." + at(resp4, 1));
+    }
+
+    @Test
+    void afterSetresp3AScriptReadsResp3TypesAsRedisShowsThemToLua() {
+        kvd.call("HSET", "h", "f", "v");
+        kvd.call("ZADD", "z", "1.5", "m");
+        assertThat(kvd.call("EVAL", "redis.setresp(3); return redis.call('hgetall', KEYS[1]).map.f", "1", "h"))
+                .isEqualTo("$1\r\nv\r\n");
+        assertThat(kvd.call("EVAL", "redis.setresp(3); return tostring(redis.call('zscore', KEYS[1], 'm').double)",
+                "1", "z")).isEqualTo("$3\r\n1.5\r\n");
+        assertThat(kvd.call("EVAL", "redis.setresp(3); return type(redis.call('get', 'none'))", "0"))
+                .isEqualTo("$3\r\nnil\r\n");
+        // A boolean returned after setresp(3) is a boolean, which a RESP2 caller reads as 1 or 0.
+        assertThat(kvd.call("EVAL", "redis.setresp(3); return {true, false}", "0")).isEqualTo("*2\r\n:1\r\n:0\r\n");
+        assertThat(kvd.call("EVAL", "return {true, false}", "0")).isEqualTo("*2\r\n:1\r\n$-1\r\n");
     }
 
     @Test
