@@ -120,6 +120,7 @@ public final class ServerState {
                        Runnable shutdown, List<String> commandNames) {
         this.databases = databases;
         this.acl = accessControl(config, commandNames);
+        config.describeUsersWith(() -> acl.users().stream().map(AccessControl::describe).toList());
         this.memory = new ServerMemory(databases);
         databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -214,6 +215,7 @@ public final class Config {
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<List<String>> userLines = new ArrayList<>();
+    private Supplier<List<String>> users = this::defaultUserLine;
     /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
     private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
@@ -641,6 +643,25 @@ public final class Config {
                     + " security holes, please define either an ACL file or declare users directly in your"
                     + " redis.conf, but not both.");
         }
+    }
+
+    /**
+     * The users as {@code user} lines (ACL LIST's), for CONFIG REWRITE: the server's ACL once it
+     * runs; before, the default user requirepass describes.
+     */
+    public List<String> users() {
+        return users.get();
+    }
+
+    /** Where CONFIG REWRITE finds the users from now on. */
+    public void describeUsersWith(Supplier<List<String>> users) {
+        this.users = users;
+    }
+
+    private List<String> defaultUserLine() {
+        String password = values.get(REQUIREPASS);
+        String secret = password.isEmpty() ? "nopass" : "#" + ConfigRewrite.sha256(password);
+        return List.of("user default on " + secret + " ~* &* +@all");
     }
 
     /** The {@code user} lines read, each its words after the directive (the name, then the rules), in order. */

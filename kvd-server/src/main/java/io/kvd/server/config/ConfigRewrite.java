@@ -188,14 +188,12 @@ public final class ConfigRewrite {
     }
 
     /**
-     * rewriteConfigUserOption: the default user, the only one kvd has, as ACL describes it; with an
-     * aclfile the users live there and their lines here are removed.
+     * rewriteConfigUserOption: every user as ACL LIST describes it; with an aclfile the users live
+     * there and their lines here are removed.
      */
     private void rewriteUsers() {
         if (config.get(ACLFILE).isEmpty()) {
-            String password = config.get(Config.REQUIREPASS);
-            String secret = password.isEmpty() ? "nopass" : "#" + sha256(password);
-            rewriteLine(USER, "user default on " + secret + " ~* &* +@all", true);
+            config.users().forEach(line -> rewriteLine(USER, line, true));
         }
         rewritten.add(USER);
     }
