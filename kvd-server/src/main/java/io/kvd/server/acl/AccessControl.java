@@ -178,7 +178,10 @@ public final class AccessControl {
         return merged;
     }
 
-    /** Null when every channel pattern of {@code original} is in the new rules, or they allow every channel. */
+    /**
+     * Null when the new rules allow every channel, or every channel pattern of {@code original}
+     * (which did not allow every channel) is in them.
+     */
     private static Channels revokedChannels(User staged, User original) {
         List<String> upcoming = new ArrayList<>();
         for (Selector s : staged.selectors()) {
@@ -188,7 +191,8 @@ public final class AccessControl {
             upcoming.addAll(s.channels);
         }
         for (Selector s : original.selectors()) {
-            if (!upcoming.containsAll(s.channels)) {
+            // Every channel was allowed: now some are not.
+            if (s.allChannels || !upcoming.containsAll(s.channels)) {
                 return new Channels(upcoming);
             }
         }

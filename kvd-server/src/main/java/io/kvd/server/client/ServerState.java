@@ -23,7 +23,6 @@ import io.kvd.server.store.Databases;
 import io.kvd.server.store.Keyspace;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -168,7 +167,7 @@ public final class ServerState {
         String file = config.get(Config.ACLFILE);
         if (!file.isEmpty()) {
             try {
-                acl.loadFile(Path.of(file), file);
+                acl.loadFile(config.dir().resolve(file), file);
             } catch (AclException e) {
                 throw new AclException("Aborting Redis startup because of ACL errors: " + e.getMessage());
             }

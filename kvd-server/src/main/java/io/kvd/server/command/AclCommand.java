@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -282,7 +281,7 @@ final class AclCommand {
         String file = aclFile(client);
         List<User> replaced;
         try {
-            replaced = client.server().acl().loadFile(Path.of(file), file);
+            replaced = client.server().acl().loadFile(client.server().config().dir().resolve(file), file);
         } catch (AclException e) {
             throw new CommandError("ERR " + e.getMessage());
         }
@@ -295,7 +294,7 @@ final class AclCommand {
     private static void save(Client client, byte[][] argv) {
         String file = aclFile(client);
         try {
-            client.server().acl().saveFile(Path.of(file));
+            client.server().acl().saveFile(client.server().config().dir().resolve(file));
         } catch (IOException e) {
             LOG.warn("Saving the ACL file {}: {}", file, e.toString());
             throw new CommandError("ERR There was an error trying to save the ACLs. Please check the server logs for"
