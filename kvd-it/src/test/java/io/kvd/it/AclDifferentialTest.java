@@ -112,7 +112,7 @@ class AclDifferentialTest {
         List<Step> steps = new ArrayList<>();
         for (List<String> rules : List.of(List.of("allkeys", "~a"), List.of("allchannels", "&a"), List.of("<nopass"),
                 List.of("!" + "b".repeat(64)), List.of("#abc"), List.of("#" + "A".repeat(64)), List.of("+nosuch"),
-                List.of("-@nosuch"), List.of("+config|get|x"), List.of("+get|"), List.of("bogus"), List.of("%X~a"),
+                List.of("-@nosuch"), List.of("+config|get|x"), List.of("+get|"), List.of("bogus"), List.of("%X~a"), List.of("%~a"), List.of("%"),
                 List.of("~a b"), List.of("(+get", "~x"), List.of("(+nosuch)"), List.of("+client|nosuch"))) {
             List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", "bad"));
             command.addAll(rules);

@@ -133,6 +133,10 @@ final class Selector {
         } else {
             permissions = ALL;
         }
+        // As Redis 7.0.15: a pattern granting no permission ("%~x") is a syntax error.
+        if (permissions == 0) {
+            throw new AclException(AclException.SYNTAX);
+        }
         // As Redis: "%R" without '~' ends the loop at the end of the text, a pattern of nothing.
         String pattern = op.substring(offset);
         if (hasSpaces(pattern)) {

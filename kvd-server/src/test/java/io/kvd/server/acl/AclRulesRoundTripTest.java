@@ -48,6 +48,31 @@ class AclRulesRoundTripTest {
         }
     }
 
+    @Test
+    void anyRuleTextIsAppliedOrRefusedWithRedisError() {
+        String[] pieces = {"+", "-", "@", "~", "%", "R", "W", "&", "(", ")", "|", "<", ">", "#", "!", "*", " ", "get",
+                "config", "all", "read", "on", "off", "nopass", "reset", "keys", "channels", "a".repeat(64), "\0", ""};
+        SplittableRandom random = new SplittableRandom(SEED);
+        AccessControl acl = new AccessControl(CommandTable.names(), () -> false);
+        for (int round = 0; round < 5000; round++) {
+            List<String> request = new ArrayList<>(List.of("ACL", "SETUSER", "f" + round % 7));
+            for (int words = random.nextInt(1, 4); words > 0; words--) {
+                StringBuilder word = new StringBuilder();
+                for (int n = random.nextInt(1, 5); n > 0; n--) {
+                    word.append(pieces[random.nextInt(pieces.length)]);
+                }
+                request.add(word.toString());
+            }
+            try {
+                acl.setUser(request);
+            } catch (AclException refused) {
+                assertThat(refused.getMessage()).as("rules %s", request).startsWith("ERR ");
+            }
+            assertThat(AccessControl.describe(acl.user(request.get(2)) == null ? acl.defaultUser()
+                    : acl.user(request.get(2)))).startsWith("user ");
+        }
+    }
+
     private static String rule(SplittableRandom random) {
         AclCategory[] categories = AclCategory.values();
         return switch (random.nextInt(16)) {
