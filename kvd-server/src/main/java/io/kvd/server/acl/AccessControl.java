@@ -208,11 +208,6 @@ public final class AccessControl {
     public record Denial(AclLog.Reason reason, int index) {
     }
 
-    /** Whether ACL rules know the command or subcommand {@code fullName} (kvd's table, as COMMAND INFO names it). */
-    public boolean knows(String fullName) {
-        return commands.lookup(fullName) != null;
-    }
-
     /**
      * Redis's ACLCheckAllUserCommandPerm: null if one of the user's selectors allows the command
      * ({@code fullName}, {@code config|get} for a subcommand) with these arguments, its keys by
@@ -267,16 +262,6 @@ public final class AccessControl {
             }
         }
         return null;
-    }
-
-    /** Whether the user may subscribe to, or publish on, a channel (Redis's ACLUserCheckChannelPerm). */
-    public boolean allowsChannel(User user, byte[] channel, boolean literal) {
-        for (Selector selector : user.selectors()) {
-            if (selector.allowsChannel(channel, literal)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** ACL CAT category: the commands and subcommands in it, in table order. */

@@ -48,10 +48,6 @@ public final class User {
         return nopass;
     }
 
-    List<String> passwords() {
-        return passwords;
-    }
-
     List<Selector> selectors() {
         return selectors;
     }

@@ -9,7 +9,6 @@ import io.kvd.server.client.Subcommands;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
-import io.kvd.server.pubsub.PubSub;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -35,7 +35,6 @@ public final class ConfigRewrite {
     private static final Set<String> FILE_ONLY = Set.of("include", "rename-command", "user", "loadmodule", "sentinel");
     private static final String USER = "user";
     private static final String LATENCY_PERCENTILES = "latency-tracking-info-percentiles";
-    private static final String ACLFILE = "aclfile";
 
     private final Config config;
     /** Every directive written, at its default or not (DEBUG CONFIG-REWRITE-FORCE-ALL, Redis's force_write). */
@@ -192,7 +191,7 @@ public final class ConfigRewrite {
      * there and their lines here are removed.
      */
     private void rewriteUsers() {
-        if (config.get(ACLFILE).isEmpty()) {
+        if (config.get(Config.ACLFILE).isEmpty()) {
             config.users().forEach(line -> rewriteLine(USER, line, true));
         }
         rewritten.add(USER);
