@@ -85,6 +85,9 @@ public final class Dispatcher {
         User user = client.user();
         if (user != null && !user.allowsEverything()) {
             Command looked = command.lookedUp(argv);
+            // As Redis's processCommand, whose lookup made it the client's last command (CLIENT LIST's
+            // cmd, in the ACL log's client line too).
+            client.interacted(looked.name(), client.keyspace().now());
             AccessControl.Denial denial = checkAccess(client, client, looked, argv,
                     transaction != null ? AclLog.Context.MULTI : AclLog.Context.TOPLEVEL);
             if (denial != null) {

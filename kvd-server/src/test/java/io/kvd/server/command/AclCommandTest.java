@@ -105,7 +105,7 @@ class AclCommandTest {
         String log = kvd.call("ACL", "LOG");
         assertThat(log).startsWith("*3\r\n*14\r\n" + bulk("count") + integer(1) + bulk("reason") + bulk("command")
                 + bulk("context") + bulk("toplevel") + bulk("object") + bulk("acl|whoami") + bulk("username")
-                + bulk("reader") + bulk("age-seconds")).contains("user=reader");
+                + bulk("reader") + bulk("age-seconds")).contains("cmd=acl|whoami user=reader");
         assertThat(kvd.call("ACL", "LOG", "RESET")).isEqualTo(OK);
         assertThat(kvd.call("ACL", "LOG")).isEqualTo("*0\r\n");
     }
