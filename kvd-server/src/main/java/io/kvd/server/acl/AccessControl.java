@@ -248,7 +248,10 @@ public final class AccessControl {
         return relevant;
     }
 
-    /** Redis's ACLDoesCommandHaveChannels and the check of them: PUBLISH's and SPUBLISH's channel, each (S)SUBSCRIBE channel, each PSUBSCRIBE pattern. */
+    /**
+     * Redis's ACLDoesCommandHaveChannels and the check of them: PUBLISH's and SPUBLISH's channel,
+     * each (S)SUBSCRIBE channel, each PSUBSCRIBE pattern.
+     */
     private static Denial checkChannels(Selector selector, String name, byte[][] argv) {
         int last = switch (name) {
             case "publish", "spublish" -> 1;
@@ -363,7 +366,8 @@ public final class AccessControl {
                 try {
                     user.apply(strip(rule, "\t\r\n"));
                 } catch (AclException e) {
-                    errors.append(shownName).append(':').append(number).append(": ").append(e.getMessage()).append(". ");
+                    errors.append(shownName).append(':').append(number).append(": ").append(e.getMessage())
+                            .append(". ");
                 }
             }
         }

@@ -63,7 +63,10 @@ public final class AclLog {
 
     private final LinkedList<Entry> entries = new LinkedList<>();
 
-    /** Redis's addACLLogEntry; {@code object} is the command's full name, the key, the channel, or AUTH's command name. */
+    /**
+     * Redis's addACLLogEntry; {@code object} is the command's full name, the key, the channel, or
+     * AUTH's command name.
+     */
     public void add(Reason reason, Context context, byte[] object, String username, String clientInfo, long nowMs,
                     long maxLen) {
         Entry entry = new Entry(reason, context, object, username, nowMs, clientInfo);

@@ -2,7 +2,10 @@ package io.kvd.server.acl;
 
 import java.nio.charset.StandardCharsets;
 
-/** ACL names, rules and patterns are kept as Latin-1 strings: one char per byte of the request, so every byte comes back. */
+/**
+ * ACL names, rules and patterns are kept as Latin-1 strings: one char per byte of the request, so
+ * every byte comes back.
+ */
 public final class Latin1 {
     private Latin1() {
     }

@@ -327,7 +327,10 @@ final class Selector {
         return new long[] {on, off};
     }
 
-    /** Whether the command itself may run (its bit, or an allowed first argument), Redis's first check in ACLSelectorCheckCmd. */
+    /**
+     * Whether the command itself may run (its bit, or an allowed first argument): Redis's first
+     * check in ACLSelectorCheckCmd.
+     */
     boolean allowsCommand(AclCommands.Entry command, byte[][] argv) {
         if (allCommands || command.noAuth() || allowed.get(command.id())) {
             return true;
@@ -357,7 +360,10 @@ final class Selector {
         return false;
     }
 
-    /** Redis's ACLCheckChannelAgainstList: a channel matched by a pattern, or (PSUBSCRIBE's) a pattern given literally. */
+    /**
+     * Redis's ACLCheckChannelAgainstList: a channel matched by a pattern, or (PSUBSCRIBE's) a
+     * pattern given literally.
+     */
     boolean allowsChannel(byte[] channel, boolean literal) {
         return allChannels || matchesChannel(channels, channel, literal);
     }

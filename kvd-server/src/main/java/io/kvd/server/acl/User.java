@@ -217,7 +217,10 @@ public final class User {
         reply.bulk(Latin1.bytes(selector.describeChannels()));
     }
 
-    /** Redis's ACLDescribeUser: flags, password hashes, the root selector's rules, then each selector in parentheses. */
+    /**
+     * Redis's ACLDescribeUser: flags, password hashes, the root selector's rules, then each
+     * selector in parentheses.
+     */
     String describe() {
         StringBuilder out = new StringBuilder();
         flags().forEach(f -> out.append(f).append(' '));

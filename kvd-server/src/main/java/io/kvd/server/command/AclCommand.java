@@ -101,7 +101,8 @@ final class AclCommand {
             throw new CommandError(e.getMessage());
         }
         if (kept != null) {
-            // As Redis's ACLKillPubsubClientsIfNeeded: a subscriber of the user to a channel or pattern no longer allowed goes.
+            // As Redis's ACLKillPubsubClientsIfNeeded: the user's subscribers to a channel or pattern
+            // no longer allowed go.
             User user = acl.user(Latin1.text(argv[2]));
             disconnect(client, c -> c.user() == user && c.isSubscribed() && losesChannels(c.subscriptions(), kept));
         }
