@@ -24,6 +24,7 @@ OUT = ROOT + "/src/main/resources/io/kvd/server/keyspec/"
 
 # The subcommands each container implements; CommandDocsTest checks these against the handlers.
 SUBCOMMANDS = {
+    "acl": ["cat", "deluser", "dryrun", "getuser", "genpass", "list", "load", "log", "save", "setuser", "users", "whoami", "help"],
     "client": ["id", "setname", "getname", "list", "info", "kill", "setinfo", "unblock", "reply", "no-evict", "pause", "unpause", "tracking", "caching", "getredir", "trackinginfo", "help"],
     "config": ["get", "set", "resetstat", "rewrite", "help"],
     "command": ["count", "info", "docs", "getkeys", "getkeysandflags", "list", "help"],

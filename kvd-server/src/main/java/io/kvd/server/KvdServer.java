@@ -76,7 +76,8 @@ public final class KvdServer implements AutoCloseable {
         Databases databases = new Databases(config.databases(), System.nanoTime(), config.encodingLimits());
         // Clients read the clock before the first batch (CLIENT LIST's age); the cron keeps it current.
         databases.setTime(System.currentTimeMillis());
-        this.state = new ServerState(databases, config, server -> new LuaEngines(server, commands::lookup), this::closeAsync);
+        this.state = new ServerState(databases, config, server -> new LuaEngines(server, commands::lookup), this::closeAsync,
+                CommandTable.names());
         state.useTimer(loop);
     }
 

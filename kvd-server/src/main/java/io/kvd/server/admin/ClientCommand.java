@@ -1,13 +1,15 @@
 package io.kvd.server.admin;
 
+import io.kvd.server.acl.Latin1;
+import io.kvd.server.acl.User;
 import io.kvd.server.client.Client;
+import io.kvd.server.client.ClientInfo;
 import io.kvd.server.client.ClientPause;
 import io.kvd.server.client.Subcommands;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
 import io.kvd.server.protocol.Reply;
-import io.kvd.server.pubsub.PubSub;
 import io.kvd.server.tracking.Tracking;
 
 import java.util.ArrayList;
@@ -337,7 +339,7 @@ public final class ClientCommand {
     }
 
     private static void info(Client client, byte[][] argv) {
-        client.reply().verbatim(describe(client) + "\n");
+        client.reply().verbatim(ClientInfo.describe(client) + "\n");
     }
 
     /** CLIENT LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] | [ID id [id ...]] */
@@ -345,16 +347,16 @@ public final class ClientCommand {
         StringBuilder out = new StringBuilder();
         if (argv.length == 4 && Args.is(argv[2], "type")) {
             Predicate<Client> type = typeIs(argv[3]);
-            client.server().clients().values().stream().filter(type).forEach(c -> out.append(describe(c)).append('\n'));
+            client.server().clients().values().stream().filter(type).forEach(c -> out.append(ClientInfo.describe(c)).append('\n'));
         } else if (argv.length > 3 && Args.is(argv[2], "id")) {
             for (int i = 3; i < argv.length; i++) {
                 Client c = client.server().clients().get(Args.parseLong(argv[i], "ERR Invalid client ID"));
                 if (c != null) {
-                    out.append(describe(c)).append('\n');
+                    out.append(ClientInfo.describe(c)).append('\n');
                 }
             }
         } else if (argv.length == 2) {
-            client.server().clients().values().forEach(c -> out.append(describe(c)).append('\n'));
+            client.server().clients().values().forEach(c -> out.append(ClientInfo.describe(c)).append('\n'));
         } else {
             throw new CommandError(Errors.SYNTAX);
         }
@@ -433,10 +435,11 @@ public final class ClientCommand {
                 String address = Args.utf8(argv[i + 1]);
                 filter = filter.and(c -> c.connection().localAddress().equals(address));
             } else if (Args.is(option, "user") && hasValue) {
-                String user = Args.utf8(argv[i + 1]);
-                if (!user.equals("default")) {
-                    throw new CommandError("ERR No such user '" + user + "'");
+                User user = client.server().acl().user(Latin1.text(argv[i + 1]));
+                if (user == null) {
+                    throw new CommandError("ERR No such user '" + Args.utf8(argv[i + 1]) + "'");
                 }
+                filter = filter.and(c -> c.user() == user);
             } else if (Args.is(option, "skipme") && hasValue) {
                 if (Args.is(argv[i + 1], "yes")) {
                     skipMe = true;
@@ -477,53 +480,6 @@ public final class ClientCommand {
         throw new CommandError("ERR Unknown client type '" + Args.utf8(type) + "'");
     }
 
-    /**
-     * One CLIENT LIST line with Redis 7.2's fields in its order. What kvd does not track per
-     * connection (file descriptor, buffer capacities and memory) reads -1 or 0.
-     */
-    static String describe(Client c) {
-        long now = c.keyspace().now();
-        return "id=" + c.id()
-                + " addr=" + c.connection().remoteAddress()
-                + " laddr=" + c.connection().localAddress()
-                + " fd=-1"
-                + " name=" + c.name()
-                + " age=" + (now - c.createdAtMs()) / 1000
-                + " idle=" + (now - c.lastInteractionMs()) / 1000
-                + " flags=" + flags(c) + " db=" + c.db()
-                + " sub=" + subscriptions(c, PubSub.Kind.CHANNEL)
-                + " psub=" + subscriptions(c, PubSub.Kind.PATTERN)
-                + " ssub=" + subscriptions(c, PubSub.Kind.SHARD_CHANNEL)
-                + " multi=" + (c.transaction() == null ? -1 : c.transaction().queued().size())
-                + " qbuf=" + c.connection().queryBufferBytes()
-                + " qbuf-free=0 argv-mem=0 multi-mem=0"
-                + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
-                + " cmd=" + c.lastCommand()
-                + " user=default redir=" + (c.trackingMode() == null ? -1 : c.trackingMode().redirect())
-                + " resp=" + c.reply().protocol()
-                + " lib-name=" + c.libName()
-                + " lib-ver=" + c.libVersion();
-    }
-
-    private static int subscriptions(Client c, PubSub.Kind kind) {
-        return c.subscriptions() == null ? 0 : c.subscriptions().of(kind).size();
-    }
-
-    /**
-     * Redis 7.0's letters, in its order: O monitoring, S a replica, M the master, P subscribed, x in
-     * MULTI (EXEC included), b blocked in a blocking command, t tracking, R its redirection broken,
-     * B in BCAST mode, d once a watched key changed; else N.
-     */
-    private static String flags(Client c) {
-        Tracking.Mode tracking = c.trackingMode();
-        String flags = (c.isMonitoring() ? "O" : c.replica() != null ? "S" : "") + (c.isMaster() ? "M" : "")
-                + (c.isSubscribed() ? "P" : "") + (c.transaction() != null ? "x" : "")
-                + (c.isBlocked() ? "b" : "")
-                + (tracking == null ? "" : "t" + (tracking.brokenRedirect() ? "R" : "") + (tracking.bcast() ? "B" : ""))
-                + (c.isWatchedKeyChanged() ? "d" : "")
-                + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "");
-        return flags.isEmpty() ? "N" : flags;
-    }
 
     private static boolean printableWithoutSpaces(byte[] text) {
         for (byte b : text) {

@@ -82,9 +82,8 @@ public final class AofLoader {
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
                     client = new Client(server, UnpooledByteBufAllocator.DEFAULT, ReplayConnection.INSTANCE);
-                    // The log is trusted input, as Redis's AOF client: requirepass guards sockets, and
-                    // keys of slots the map now gives to another node must not be dropped.
-                    client.setAuthenticated(true);
+                    // The log is trusted input, as Redis's AOF client (no user, so no ACL checks): ACL
+                    // guards sockets, and keys of slots the map now gives to another node must not be dropped.
                     client.obeyEverySlot();
                     client.replayAof();
                 }

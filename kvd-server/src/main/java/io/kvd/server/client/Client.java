@@ -1,5 +1,6 @@
 package io.kvd.server.client;
 
+import io.kvd.server.acl.User;
 import io.kvd.server.monitor.Monitors;
 import io.kvd.server.protocol.Reply;
 import io.kvd.server.pubsub.KeyspaceEvents;
@@ -89,6 +90,8 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
     private long lastInteractionMs;
     private boolean closeAfterReply;
     private boolean authenticated;
+    /** The ACL user the client runs as: the default user until AUTH or HELLO names another. */
+    private User user;
     private boolean obeysEverySlot;
     private byte[][] logRecord;
     /** The running command's arguments with what it redacted, or null while it redacted nothing (Redis's original_argv). */
@@ -143,7 +146,8 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
         this.lastInteractionMs = createdAtMs;
         // As Redis: a client is born authenticated when the default user needs no password; a
         // password set later does not lock out clients already connected.
-        this.authenticated = server.config().requirepass().length == 0;
+        this.user = server.acl().defaultUser();
+        this.authenticated = !server.acl().authRequired();
     }
 
     /**
@@ -278,8 +282,15 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
         return authenticated;
     }
 
-    public void setAuthenticated(boolean authenticated) {
-        this.authenticated = authenticated;
+    /** The ACL user commands are checked for: the script caller's while a script runs, null for the AOF's replay (no checks). */
+    public User user() {
+        return user;
+    }
+
+    /** AUTH or HELLO authenticated the client as {@code user} (a script's client takes its caller's). */
+    public void authenticateAs(User user) {
+        this.user = user;
+        this.authenticated = true;
     }
 
     /**
@@ -407,9 +418,12 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
 
     /**
      * Marks the AOF's replay client: a blocking command never waits (a hand-written BLPOP answers
-     * at once), and a stream trim may name LIMIT without {@code ~}, as Redis trusts its AOF client.
+     * at once), and a stream trim may name LIMIT without {@code ~}, as Redis trusts its AOF client,
+     * which is authenticated and has no user, so no ACL rule refuses it.
      */
     public void replayAof() {
+        authenticated = true;
+        user = null;
         replayingAof = true;
         denyBlocking = true;
     }
@@ -505,7 +519,8 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
         server.tracking().disable(this);
         db = 0;
         name = "";
-        authenticated = server.config().requirepass().length == 0;
+        user = server.acl().defaultUser();
+        authenticated = !server.acl().authRequired();
         reply.protocol(2);
     }
 

@@ -1,5 +1,8 @@
 package io.kvd.server.client;
 
+import io.kvd.server.acl.AccessControl;
+import io.kvd.server.acl.AclLog;
+import io.kvd.server.acl.User;
 import io.kvd.server.client.Command.Flag;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.config.Config;
@@ -87,8 +90,8 @@ public final class Dispatcher {
                 return null;
             }
         }
-        if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH)) {
-            refuse(client, command, argv, DefaultUser.NOAUTH);
+        if (!client.isAuthenticated() && !command.has(Flag.NO_AUTH) && client.server().acl().authRequired()) {
+            refuse(client, command, argv, Authentication.NOAUTH);
             return null;
         }
         Transaction transaction = client.transaction();
@@ -96,6 +99,24 @@ public final class Dispatcher {
         if (transaction != null && command.has(NO_MULTI)) {
             refuse(client, command, argv, "ERR Command not allowed inside a transaction");
             return null;
+        }
+        // As Redis's processCommand: the user's ACL rules, after authentication and before the rest.
+        User user = client.user();
+        if (user != null && !user.allowsEverything()) {
+            Command looked = command.lookedUp(argv);
+            // As Redis's processCommand, whose lookup made it the client's last command (CLIENT LIST's
+            // cmd, in the ACL log's client line too).
+            client.interacted(looked.name(), client.keyspace().now());
+            AccessControl.Denial denial = checkAccess(client, client, looked, argv,
+                    transaction != null ? AclLog.Context.MULTI : AclLog.Context.TOPLEVEL);
+            if (denial != null) {
+                refuse(client, command, argv, switch (denial.reason()) {
+                    case COMMAND -> "NOPERM this user has no permissions to run the '" + looked.name() + "' command";
+                    case KEY -> "NOPERM this user has no permissions to access one of the keys used as arguments";
+                    default -> "NOPERM this user has no permissions to access one of the channels used as arguments";
+                });
+                return null;
+            }
         }
         // As Redis's processCommand: after authentication, before anything else can refuse.
         ClusterTopology cluster = client.server().config().cluster();
@@ -298,6 +319,33 @@ public final class Dispatcher {
         } else if (client.trackingMode() != null) {
             tracking.rememberKeys(client, argv, keyPositions(looked, argv));
         }
+    }
+
+    /**
+     * Redis's ACLCheckAllPerm for {@code client}'s user (a script's client has its caller's) and,
+     * when refused, addACLLogEntry with {@code logged}'s client info (the script's caller);
+     * null if allowed.
+     */
+    public static AccessControl.Denial checkAccess(Client client, Client logged, Command looked, byte[][] argv,
+                                                   AclLog.Context context) {
+        User user = client.user();
+        if (user == null || user.allowsEverything()) {
+            return null;
+        }
+        AccessControl.Denial denial = client.server().acl().check(user, looked.name(), argv);
+        if (denial != null) {
+            byte[] object = denial.reason() == AclLog.Reason.COMMAND ? Args.bytes(looked.name()) : argv[denial.index()];
+            logDenial(client, logged, denial.reason(), object, user.name(), context);
+        }
+        return denial;
+    }
+
+    /** Redis's addACLLogEntry: the refusal, with the client's line as CLIENT LIST shows it. */
+    static void logDenial(Client client, Client logged, AclLog.Reason reason, byte[] object, String username,
+                          AclLog.Context context) {
+        ServerState server = client.server();
+        server.acl().log().add(reason, context, object, username, ClientInfo.describe(logged),
+                System.currentTimeMillis(), Long.parseLong(server.config().get(Config.ACLLOG_MAX_LEN)));
     }
 
     /** Sends the command {@code client} runs to the monitoring clients, EVAL and FCALL before their script runs. */

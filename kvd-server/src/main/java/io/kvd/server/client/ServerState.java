@@ -1,5 +1,7 @@
 package io.kvd.server.client;
 
+import io.kvd.server.acl.AccessControl;
+import io.kvd.server.acl.AclException;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.evict.Eviction;
@@ -38,6 +40,7 @@ import java.util.function.Function;
  */
 public final class ServerState {
     private final Databases databases;
+    private final AccessControl acl;
     private final ActiveExpiryCycle expiryCycle;
     private final Config config;
     private final CommandLog commandLog = new CommandLog();
@@ -117,10 +120,13 @@ public final class ServerState {
     /**
      * @param scripting makes the Lua engines for this state (the scripting package's, given the command table)
      * @param shutdown called by SHUTDOWN, on the event loop: stops the server and ends the process
+     * @param commandNames every top-level command of the table, which ACL rules name
      */
     public ServerState(Databases databases, Config config, Function<ServerState, ScriptEngines> scripting,
-                       Runnable shutdown) {
+                       Runnable shutdown, List<String> commandNames) {
         this.databases = databases;
+        this.acl = accessControl(config, commandNames);
+        config.describeUsersWith(() -> acl.users().stream().map(AccessControl::describe).toList());
         this.memory = new ServerMemory(databases);
         databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);
@@ -133,6 +139,8 @@ public final class ServerState {
         config.onChange(name -> {
             if (name.equals(Config.NOTIFY_KEYSPACE_EVENTS)) {
                 keyspaceEvents.configure(config.notifyKeyspaceEvents());
+            } else if (name.equals(Config.REQUIREPASS)) {
+                acl.setDefaultPassword(config.requirepass());
             } else if (name.equals(Config.LATENCY_MONITOR_THRESHOLD)) {
                 latencyMonitor.setThreshold(config.latencyMonitorThreshold());
             } else if (name.equals(Config.TRACKING_TABLE_MAX_KEYS)) {
@@ -158,6 +166,31 @@ public final class ServerState {
                 memory::used);
         this.replication = new Replication(config, commandLog, rdb, pause::pauseForFailover,
                 this::disconnectBlockedClients);
+    }
+
+    /**
+     * The users as Redis's ACLInit and ACLLoadUsersAtStartup make them: the default user takes
+     * requirepass, then the configuration's {@code user} lines or the aclfile's (a refused rule
+     * stops the start with Redis's text).
+     */
+    private static AccessControl accessControl(Config config, List<String> commandNames) {
+        AccessControl acl = new AccessControl(commandNames,
+                () -> config.get(Config.ACL_PUBSUB_DEFAULT).equals("allchannels"));
+        acl.setDefaultPassword(config.requirepass());
+        acl.loadConfigured(config.userLines());
+        String file = config.get(Config.ACLFILE);
+        if (!file.isEmpty()) {
+            try {
+                acl.loadFile(config.dir().resolve(file), file);
+            } catch (AclException e) {
+                throw new AclException("Aborting Redis startup because of ACL errors: " + e.getMessage());
+            }
+        }
+        return acl;
+    }
+
+    public AccessControl acl() {
+        return acl;
     }
 
     public Databases databases() {

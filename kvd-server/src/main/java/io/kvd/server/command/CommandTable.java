@@ -41,7 +41,7 @@ import static io.kvd.server.client.Command.Flag.*;
 public final class CommandTable {
     /** The commands with subcommands, whose name and arity are checked before a command is queued. */
     private static final Map<String, Subcommands> CONTAINERS = Map.ofEntries(
-            Map.entry("client", ClientCommand.SUBCOMMANDS), Map.entry("config", ConfigCommand.SUBCOMMANDS),
+            Map.entry("acl", AclCommand.SUBCOMMANDS), Map.entry("client", ClientCommand.SUBCOMMANDS), Map.entry("config", ConfigCommand.SUBCOMMANDS),
             Map.entry("command", CommandCommand.SUBCOMMANDS), Map.entry("cluster", ClusterCommand.SUBCOMMANDS),
             Map.entry("object", ObjectCommand.SUBCOMMANDS), Map.entry("memory", MemoryCommand.SUBCOMMANDS),
             Map.entry("pubsub", PubSubCommands.SUBCOMMANDS),
@@ -57,6 +57,7 @@ public final class CommandTable {
             command("auth", -2, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::auth),
             command("hello", -1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::hello),
             command("client", -2, flags(), 0, 0, 0, ClientCommand::client),
+            command("acl", -2, flags(), 0, 0, 0, AclCommand::acl),
             command("reset", 1, flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY), 0, 0, 0, ConnectionCommands::reset),
 
             // transactions
@@ -336,6 +337,11 @@ public final class CommandTable {
             }
             slots[i] = c;
         }
+    }
+
+    /** Every command's name, in table order (what ACL rules name). */
+    public static List<String> names() {
+        return ALL.stream().map(Command::name).toList();
     }
 
     /** Every command, in table order. */

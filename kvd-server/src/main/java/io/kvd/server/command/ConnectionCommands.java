@@ -3,7 +3,7 @@ package io.kvd.server.command;
 import io.kvd.server.admin.ClientCommand;
 import io.kvd.server.admin.Version;
 import io.kvd.server.client.Client;
-import io.kvd.server.client.DefaultUser;
+import io.kvd.server.client.Authentication;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
@@ -77,19 +77,19 @@ final class ConnectionCommands {
         for (int i = 1; i < argv.length; i++) {
             client.redactArgument(argv, i);
         }
-        if (argv.length == 2 && !DefaultUser.passwordRequired(client)) {
+        if (argv.length == 2 && !Authentication.passwordRequired(client)) {
             throw new CommandError("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
         byte[] username = argv.length == 3 ? argv[1] : Args.bytes("default");
-        DefaultUser.authenticate(client, username, argv[argv.length - 1]);
+        Authentication.authenticate(client, username, argv[argv.length - 1], argv[0]);
         client.reply().ok();
     }
 
     /**
      * HELLO [protover [AUTH username password] [SETNAME clientname]]: switches the connection to
      * RESP2 or RESP3, after authenticating it if asked; answers the server's facts as a map, in the
-     * protocol just chosen. The only user is Redis's default user.
+     * protocol just chosen.
      */
     static void hello(Client client, byte[][] argv) {
         long version = 0;
@@ -118,7 +118,7 @@ final class ConnectionCommands {
             }
         }
         if (username != null) {
-            DefaultUser.authenticate(client, username, password);
+            Authentication.authenticate(client, username, password, argv[0]);
         } else if (!client.isAuthenticated()) {
             throw new CommandError("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "

@@ -1,5 +1,7 @@
 package io.kvd.server.command;
 
+import io.kvd.server.acl.AccessControl;
+import io.kvd.server.acl.AclLog;
 import io.kvd.server.client.Client;
 import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.Transaction;
@@ -55,7 +57,21 @@ final class TransactionCommands {
         try {
             client.reply().arrayHeader(transaction.queued().size());
             for (Transaction.Queued queued : transaction.queued()) {
-                Dispatcher.run(client, queued.command(), queued.argv());
+                // As Redis's execCommand: the rules are checked again, in case they changed since queuing.
+                byte[][] queuedArgv = queued.argv();
+                AccessControl.Denial denial = Dispatcher.checkAccess(client, client,
+                        queued.command().lookedUp(queuedArgv), queuedArgv, AclLog.Context.MULTI);
+                if (denial != null) {
+                    client.reply().error("NOPERM ACLs rules changed between the moment the transaction was accumulated"
+                            + " and the EXEC call. This command is no longer allowed for the following reason: "
+                            + switch (denial.reason()) {
+                                case COMMAND -> "no permission to execute the command or subcommand";
+                                case KEY -> "no permission to touch the specified keys";
+                                default -> "no permission to access one of the channels used as arguments";
+                            });
+                } else {
+                    Dispatcher.run(client, queued.command(), queuedArgv);
+                }
             }
         } finally {
             client.discardTransaction();

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +70,9 @@ public final class Config {
     public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
     public static final String CLIENT_OUTPUT_BUFFER_LIMIT = "client-output-buffer-limit";
     public static final String REQUIREPASS = "requirepass";
+    public static final String ACLFILE = "aclfile";
+    public static final String ACLLOG_MAX_LEN = "acllog-max-len";
+    public static final String ACL_PUBSUB_DEFAULT = "acl-pubsub-default";
     public static final String PROTECTED_MODE = "protected-mode";
     public static final String CLUSTER_ENABLED = "cluster-enabled";
     public static final String CLUSTER_CONFIG_FILE = "cluster-config-file";
@@ -220,10 +224,13 @@ public final class Config {
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
                 "replica-announce-port"));
+        // So do the ACL's, which acl.AccessControl acts on.
+        INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
-    private final List<UserLine> userLines = new ArrayList<>();
+    private final List<List<String>> userLines = new ArrayList<>();
+    private Supplier<List<String>> users = this::defaultUserLine;
     /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
     private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
@@ -653,27 +660,40 @@ public final class Config {
     }
 
     /**
-     * {@code user} lines, as CONFIG REWRITE writes the default user: kvd has only that user, whose
-     * password is requirepass, so a line is accepted when it says the same (Redis applies them after
-     * the rest of the file, so this checks them then).
+     * Redis's ACLLoadUsersAtStartup refuses {@code user} lines beside an aclfile: the users live
+     * in one place or the other. The lines' rules are checked when the users are made.
      */
     private void checkUserLines() throws ConfigException {
-        String password = values.get(REQUIREPASS);
-        for (UserLine user : userLines) {
-            Set<String> rules = new HashSet<>(user.words());
-            boolean matches = user.words().size() == 6 && user.words().get(0).equals("default")
-                    && rules.containsAll(List.of("on", "~*", "&*", "+@all"))
-                    && rules.contains(password.isEmpty() ? "nopass" : "#" + ConfigRewrite.sha256(password));
-            if (!matches) {
-                throw new ConfigException(user.where() + ": user: kvd has only the default user, on with every"
-                        + " key, channel and command, whose password is requirepass: 'user default on nopass ~* &* +@all'"
-                        + " or 'user default on #<SHA-256 of requirepass> ~* &* +@all'");
-            }
+        if (!userLines.isEmpty() && !values.get(ACLFILE).isEmpty()) {
+            throw new ConfigException("Configuring Redis with users defined in redis.conf and at the same setting an"
+                    + " ACL file path is invalid. This setup is very likely to lead to configuration errors and"
+                    + " security holes, please define either an ACL file or declare users directly in your"
+                    + " redis.conf, but not both.");
         }
     }
 
-    /** A {@code user} line's words after the directive, and where it was read. */
-    private record UserLine(List<String> words, String where) {
+    /**
+     * The users as {@code user} lines (ACL LIST's), for CONFIG REWRITE: the server's ACL once it
+     * runs; before, the default user requirepass describes.
+     */
+    public List<String> users() {
+        return users.get();
+    }
+
+    /** Where CONFIG REWRITE finds the users from now on. */
+    public void describeUsersWith(Supplier<List<String>> users) {
+        this.users = users;
+    }
+
+    private List<String> defaultUserLine() {
+        String password = values.get(REQUIREPASS);
+        String secret = password.isEmpty() ? "nopass" : "#" + ConfigRewrite.sha256(password);
+        return List.of("user default on " + secret + " ~* &* +@all");
+    }
+
+    /** The {@code user} lines read, each its words after the directive (the name, then the rules), in order. */
+    public List<List<String>> userLines() {
+        return List.copyOf(userLines);
     }
 
     /** Applies a file's lines in order, as Redis's loadServerConfig; a missing file stops the start with Redis's text. */
@@ -734,7 +754,7 @@ public final class Config {
         }
         String name = words.get(0).toLowerCase(Locale.ROOT);
         if (name.equals("user")) {
-            userLines.add(new UserLine(words.subList(1, words.size()), where));
+            userLines.add(List.copyOf(words.subList(1, words.size())));
             return;
         }
         if (name.equals("include")) {

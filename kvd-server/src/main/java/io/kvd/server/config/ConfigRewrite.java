@@ -35,7 +35,6 @@ public final class ConfigRewrite {
     private static final Set<String> FILE_ONLY = Set.of("include", "rename-command", "user", "loadmodule", "sentinel");
     private static final String USER = "user";
     private static final String LATENCY_PERCENTILES = "latency-tracking-info-percentiles";
-    private static final String ACLFILE = "aclfile";
 
     private final Config config;
     /** Every directive written, at its default or not (DEBUG CONFIG-REWRITE-FORCE-ALL, Redis's force_write). */
@@ -194,14 +193,12 @@ public final class ConfigRewrite {
     }
 
     /**
-     * rewriteConfigUserOption: the default user, the only one kvd has, as ACL describes it; with an
-     * aclfile the users live there and their lines here are removed.
+     * rewriteConfigUserOption: every user as ACL LIST describes it; with an aclfile the users live
+     * there and their lines here are removed.
      */
     private void rewriteUsers() {
-        if (config.get(ACLFILE).isEmpty()) {
-            String password = config.get(Config.REQUIREPASS);
-            String secret = password.isEmpty() ? "nopass" : "#" + sha256(password);
-            rewriteLine(USER, "user default on " + secret + " ~* &* +@all", true);
+        if (config.get(Config.ACLFILE).isEmpty()) {
+            config.users().forEach(line -> rewriteLine(USER, line, true));
         }
         rewritten.add(USER);
     }

@@ -1,6 +1,7 @@
 package io.kvd.server.config;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -324,7 +325,12 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
      * end the word. Null when the quotes are unbalanced or a closing quote is followed by more.
      */
     static List<String> split(String line) {
-        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return split(line, StandardCharsets.UTF_8);
+    }
+
+    /** {@link #split(String)} of text whose chars are bytes in {@code charset} (ACL rules keep Latin-1: one per byte). */
+    public static List<String> split(String line, Charset charset) {
+        byte[] bytes = line.getBytes(charset);
         List<String> words = new ArrayList<>();
         int i = 0;
         int n = bytes.length;
@@ -392,7 +398,7 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
                 }
                 i++;
             }
-            words.add(word.toString(StandardCharsets.UTF_8));
+            words.add(word.toString(charset));
         }
     }
 

@@ -2,6 +2,9 @@ package io.kvd.server.scripting;
 
 import io.kvd.codec.InlineRequest;
 import io.kvd.codec.KeySlot;
+import io.kvd.server.acl.AccessControl;
+import io.kvd.server.acl.AclLog;
+import io.kvd.server.acl.User;
 import io.kvd.server.client.Client;
 import io.kvd.server.client.Command;
 import io.kvd.server.client.Dispatcher;
@@ -78,6 +81,8 @@ public final class LuaScripts {
     private final boolean forFunctions;
     /** The client a script's commands run as: its own database (SELECT in a script stays there), never blocking. */
     private final Client scriptClient;
+    /** The client whose script runs, which the ACL log names for a refused command. */
+    private Client caller;
     private static final byte[] CHUNK_HEAD = Args.bytes("return \"");
     /** Binary values up to this size are written into one kept buffer; larger ones into their own. */
     private static final int CHUNK_SCRATCH_MAX = 1 << 20;
@@ -466,6 +471,9 @@ public final class LuaScripts {
         Lua lua = this.lua;
         int handler = lua.getTop() - args - 1;
         scriptClient.select(caller.db());
+        // As Redis's scriptPrepareForRun: the script's commands run as the caller's user.
+        scriptClient.authenticateAs(caller.user());
+        this.caller = caller;
         this.readOnly = readOnly;
         rearmIfStopped(lua);
         this.startedNanos = System.nanoTime();
@@ -704,6 +712,16 @@ public final class LuaScripts {
         if (command.has(Command.Flag.NOSCRIPT) || checked.has(Command.Flag.NOSCRIPT)) {
             return reject(lua, checked, "ERR This Redis command is not allowed from script", raise);
         }
+        // As Redis's scriptVerifyACL: the caller's user, logged with the caller's client.
+        AccessControl.Denial denial = Dispatcher.checkAccess(scriptClient, caller, checked, argv, AclLog.Context.LUA);
+        if (denial != null) {
+            return reject(lua, checked, switch (denial.reason()) {
+                case COMMAND -> "ERR The user executing the script can't run this command or subcommand";
+                case KEY -> "ERR The user executing the script can't access at least one of the keys mentioned in the"
+                        + " command arguments";
+                default -> "ERR The user executing the script can't publish to the channel mentioned in the command";
+            }, raise);
+        }
         // As Redis's scriptVerifyWriteCommandAllow: what propagates (PUBLISH, PFCOUNT) counts as a write.
         if (readOnly && (checked.has(Command.Flag.WRITE) || checked.has(Command.Flag.MAY_REPLICATE))) {
             return reject(lua, checked, "ERR Write commands are not allowed from read-only scripts.", raise);
@@ -783,8 +801,8 @@ public final class LuaScripts {
 
     /**
      * redis.acl_check_cmd(command, arg...) (Redis's luaRedisAclCheckCmdPermissionsCommand): whether
-     * the caller's user may run the command. kvd's one user, the default, may run every command;
-     * an unknown command or subcommand is an error.
+     * the caller's user may run the command with these arguments (nothing is logged); an unknown
+     * command or subcommand is an error.
      */
     private int aclCheckCmd(Lua lua) {
         int argc = lua.getTop();
@@ -801,7 +819,9 @@ public final class LuaScripts {
         if (command == null || argc > 1 && subcommands != null && subcommands.lookup(argv) == null) {
             return raise(lua, "Invalid command passed to redis.acl_check_cmd()");
         }
-        lua.push(true);
+        User user = caller.user();
+        lua.push(user == null || user.allowsEverything()
+                || server.acl().check(user, command.lookedUp(argv).name(), argv) == null);
         return 1;
     }
 

@@ -25,7 +25,7 @@ final class AofFixture {
     final Keyspace keyspace = databases.get(0);
     final CommandTable commands = new CommandTable();
     final ServerState server = new ServerState(databases, Config.defaults(),
-            state -> new LuaEngines(state, commands::lookup), () -> { });
+            state -> new LuaEngines(state, commands::lookup), () -> { }, CommandTable.names());
     final Client client;
 
     AofFixture() {

@@ -66,7 +66,7 @@ public class AofReplayBenchmark {
     public void emptyServer() {
         commands = new CommandTable();
         server = new ServerState(new Databases(16, 42), Config.defaults(),
-                state -> new LuaEngines(state, commands::lookup), () -> { });
+                state -> new LuaEngines(state, commands::lookup), () -> { }, CommandTable.names());
     }
 
     @TearDown(Level.Trial)

@@ -39,7 +39,7 @@ public final class CommandFixture {
     public CommandFixture(Config config) {
         this.config = config;
         this.server = new ServerState(databases, config, state -> new LuaEngines(state, commands::lookup),
-                () -> shutdownRequested = true);
+                () -> shutdownRequested = true, CommandTable.names());
         keyspace.setTime(START_MS);
         client = newClient();
     }

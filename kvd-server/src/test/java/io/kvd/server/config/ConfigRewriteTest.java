@@ -196,13 +196,20 @@ class ConfigRewriteTest {
     }
 
     @Test
-    void aUserLineThatIsNotTheDefaultUserWithRequirepassStopsTheStart() throws Exception {
+    void userLinesBesideAnAclFileStopTheStartWithRedisText() throws Exception {
         Path file = dir.resolve("kvd.conf");
-        Files.writeString(file, "requirepass pw\nuser default on nopass ~* &* +@all\n");
+        Files.writeString(file, "aclfile users.acl\nuser alice on nopass ~* &* +@all\n");
         assertThatThrownBy(() -> Config.load(file, List.of())).isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith(file + ":2: user: kvd has only the default user");
-        Files.writeString(file, "user alice on nopass ~* &* +@all\n");
-        assertThatThrownBy(() -> Config.load(file, List.of())).isInstanceOf(ConfigException.class);
+                .hasMessageStartingWith("Configuring Redis with users defined in redis.conf and at the same setting an"
+                        + " ACL file path is invalid.");
+    }
+
+    @Test
+    void theUsersAreWrittenAsTheServerDescribesThem() throws Exception {
+        Config config = load("user alice on nopass ~* &* +@all\n");
+        config.describeUsersWith(() -> List.of("user alice on nopass ~* &* +@all", "user default on nopass ~* &* +@all"));
+        assertThat(rewrite(config)).startsWith("user alice on nopass ~* &* +@all\n")
+                .endsWith("user default on nopass ~* &* +@all\n");
     }
 
     private Config load(String text) throws Exception {
