@@ -285,12 +285,12 @@ public final class MasterLink {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws IOException {
+            lastIoMs = System.currentTimeMillis();
             if (step == Step.STREAM) {
                 ctx.fireChannelRead(msg);
                 return;
             }
             ByteBuf bytes = (ByteBuf) msg;
-            lastIoMs = System.currentTimeMillis();
             in.writeBytes(bytes);
             bytes.release();
             while (step != Step.STREAM && advance(ctx)) {
@@ -528,21 +528,41 @@ public final class MasterLink {
 
     /** The primary's commands: each run, then passed on; REPLCONF GETACK answered with this offset. */
     private final class Stream extends ChannelInboundHandlerAdapter {
+        /** The commands of this read that ran, passed on together when the read ends (or before an ACK). */
+        private final ByteBuf applied = Unpooled.buffer(4096);
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!(msg instanceof byte[][] argv)) {
                 return;
             }
-            lastIoMs = System.currentTimeMillis();
             if (argv.length == 3 && equalsIgnoreCase(argv[0], "replconf") && equalsIgnoreCase(argv[1], "getack")) {
                 // As Redis: the offset before this command, which counts once it ran.
-                sendAck(lastIoMs);
+                passOn();
+                sendAck(System.currentTimeMillis());
             } else if (argv.length > 0) {
                 network.run(argv);
             }
-            ByteBuf frame = Unpooled.buffer();
-            RespWriter.writeCommand(frame, argv);
-            replication.proxy(frame);
+            RespWriter.writeCommand(applied, argv);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            passOn();
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            applied.release();
+        }
+
+        /** The offset moves on by the commands run, and this server's replicas get them. */
+        private void passOn() {
+            if (applied.isReadable()) {
+                replication.proxy(applied);
+                applied.clear();
+            }
         }
     }
 

@@ -220,6 +220,7 @@ public final class Replication {
         disconnectBlockedClients.run();
         config.replicaOf(host + " " + port);
         network.followPrimary(true);
+        commandLog.setReplicating(false);
         master = new MasterLink(host, port, this, config, network);
         master.connect();
     }
@@ -232,10 +233,13 @@ public final class Replication {
         if (master == null) {
             return;
         }
+        // The records logged so far are the old primary's commands, already in the backlog as it sent them.
+        feedRecords();
         master.close();
         master = null;
         config.replicaOf("");
         network.followPrimary(false);
+        keepRecordsForReplicas();
         replid2 = replid;
         secondReplidOffset = offset() + 1;
         replid = randomId();
@@ -263,6 +267,14 @@ public final class Replication {
         if (records.isReadable() && master == null && backlog != null) {
             feed(records);
         }
+    }
+
+    /**
+     * The command log keeps records for the stream only on a primary with a backlog: a replica's
+     * stream is its primary's bytes, and its own records are for its AOF alone.
+     */
+    private void keepRecordsForReplicas() {
+        commandLog.setReplicating(master == null && backlog != null);
     }
 
     private void takePendingRecords() {
@@ -367,7 +379,7 @@ public final class Replication {
             replid2 = NO_REPLID;
             secondReplidOffset = -1;
             backlog = new ReplicationBacklog(backlogSize(), offsetWithoutBacklog);
-            commandLog.setReplicating(true);
+            keepRecordsForReplicas();
         }
         replica.state = ConnectedReplica.State.WAIT_BGSAVE_START;
         replicas.add(replica);
@@ -578,7 +590,7 @@ public final class Replication {
             // As Redis's freeReplicationBacklog: a new history starts when the next replica comes.
             offsetWithoutBacklog = backlog.endOffset();
             backlog = null;
-            commandLog.setReplicating(false);
+            keepRecordsForReplicas();
             log.info("Replication backlog freed after {} seconds without connected replicas.", ttlMs / 1000);
         }
         if (!waiters.isEmpty()) {
@@ -728,7 +740,6 @@ public final class Replication {
         replid2 = NO_REPLID;
         secondReplidOffset = -1;
         backlog = new ReplicationBacklog(backlogSize(), masterOffset);
-        commandLog.setReplicating(true);
         network.selectStreamDb(0);
         // Sub-replicas hold a dataset from before: they must sync again, fully.
         disconnectReplicas();
@@ -744,7 +755,6 @@ public final class Replication {
         }
         if (backlog == null) {
             backlog = new ReplicationBacklog(backlogSize(), offsetWithoutBacklog);
-            commandLog.setReplicating(true);
         }
     }
 
