@@ -35,6 +35,8 @@ public final class MigrateSockets {
         private final SocketChannel channel;
         private final Selector selector;
         private final ByteBuffer input = ByteBuffer.allocate(16 * 1024).flip();
+        /** Why the connection could not be completed, or null: the first write fails with it. */
+        private IOException broken;
         private long lastDb = -1;
         private long lastUseMs;
 
@@ -53,6 +55,9 @@ public final class MigrateSockets {
 
         /** Writes all of {@code bytes}, each 64 KB within {@code timeoutMs}, as Redis's transfer loop. */
         public void write(byte[] bytes, long timeoutMs) throws IOException {
+            if (broken != null) {
+                throw broken;
+            }
             for (int pos = 0; pos < bytes.length; pos += 64 * 1024) {
                 ByteBuffer chunk = ByteBuffer.wrap(bytes, pos, Math.min(64 * 1024, bytes.length - pos));
                 long deadline = deadline(timeoutMs);
@@ -138,7 +143,8 @@ public final class MigrateSockets {
 
     /**
      * Redis's migrateGetSocket: the cached connection to {@code host}:{@code port}, or a new one
-     * made within {@code timeoutMs}; an IOException if it cannot be made.
+     * made within {@code timeoutMs}; an IOException if the connect cannot even start (an unknown
+     * host, a bad port), as Redis's anetTcpNonBlockConnect fails.
      */
     public Target get(String host, String port, long timeoutMs, long nowMs) throws IOException {
         String name = host + ":" + port;
@@ -158,8 +164,9 @@ public final class MigrateSockets {
     }
 
     private static Target connect(String host, int port, long timeoutMs) throws IOException {
-        if (port < 0 || port > 65535) {
-            throw new IOException("port out of range");
+        // As getaddrinfo with Redis's "%d" of the port: a negative one is refused, a larger one wraps.
+        if (port < 0) {
+            throw new IOException("bad port");
         }
         SocketChannel channel = SocketChannel.open();
         Selector selector = null;
@@ -168,15 +175,22 @@ public final class MigrateSockets {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             selector = Selector.open();
             long deadline = deadline(timeoutMs);
-            InetSocketAddress address = new InetSocketAddress(host, port);
+            InetSocketAddress address = new InetSocketAddress(host, port & 0xFFFF);
             if (address.isUnresolved()) {
                 throw new IOException("unknown host");
             }
             channel.register(selector, SelectionKey.OP_CONNECT);
             Target target = new Target(channel, selector);
             if (!channel.connect(address)) {
-                while (!channel.finishConnect()) {
-                    target.await(SelectionKey.OP_CONNECT, deadline);
+                // As Redis's connSocketBlockingConnect: a connection refused or not made in time
+                // is still returned (and cached); its first write fails, so MIGRATE answers
+                // "writing" and retries unless it timed out.
+                try {
+                    while (!channel.finishConnect()) {
+                        target.await(SelectionKey.OP_CONNECT, deadline);
+                    }
+                } catch (IOException e) {
+                    target.broken = e;
                 }
             }
             return target;

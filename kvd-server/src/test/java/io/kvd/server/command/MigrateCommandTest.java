@@ -82,15 +82,25 @@ class MigrateCommandTest {
     }
 
     @Test
-    void aRefusedConnectionIsIoerrConnecting() throws IOException {
+    void aConnectThatCannotStartIsIoerrConnecting() {
+        kvd.call("SET", "k", "v");
+        assertThat(kvd.call("MIGRATE", "127.0.0.1", "-1", "k", "0", "1000"))
+                .isEqualTo("-IOERR error or timeout connecting to the client\r\n");
+        assertThat(kvd.call("EXISTS", "k")).isEqualTo(":1\r\n");
+    }
+
+    /** As Redis 7.0: its blocking connect hands back a refused connection, whose write then fails. */
+    @Test
+    void aRefusedConnectionIsIoerrWritingAndNotCached() throws IOException {
         kvd.call("SET", "k", "v");
         int closed;
         try (ServerSocket gone = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             closed = gone.getLocalPort();
         }
         assertThat(kvd.call("MIGRATE", "127.0.0.1", Integer.toString(closed), "k", "0", "1000"))
-                .isEqualTo("-IOERR error or timeout connecting to the client\r\n");
+                .isEqualTo("-IOERR error or timeout writing to target instance\r\n");
         assertThat(kvd.call("EXISTS", "k")).isEqualTo(":1\r\n");
+        assertThat(kvd.call("INFO", "stats")).contains("migrate_cached_sockets:0\r\n");
     }
 
     @Test
