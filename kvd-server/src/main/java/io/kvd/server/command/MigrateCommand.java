@@ -116,37 +116,33 @@ final class MigrateCommand {
                 List<byte[]> sent = new ArrayList<>();
                 byte[] request = request(keys, select, sent);
                 boolean writing = true;
-                IOException failure;
                 try {
                     target.write(request, timeout);
                     writing = false;
                     String authReply = password == null ? null : readLine(target);
                     String selectReply = select ? readLine(target) : null;
-                    if (restoreReplies(target, sent, authReply, selectReply, mayRetry)) {
-                        return;
-                    }
-                    failure = null;
+                    restoreReplies(target, sent, authReply, selectReply, mayRetry);
+                    return;
                 } catch (IOException e) {
-                    failure = e;
+                    sockets.close(host, port);
+                    // Retry once on a fresh connection (the cached one may have been closed by the
+                    // target), never after a timeout: the target may still be working on it.
+                    if (!(e instanceof SocketTimeoutException) && mayRetry) {
+                        mayRetry = false;
+                        continue;
+                    }
+                    client.reply().error("IOERR error or timeout " + (writing ? "writing" : "reading") + " to target instance");
+                    return;
                 }
-                sockets.close(host, port);
-                // Retry once on a fresh connection (the cached one may have been closed by the
-                // target), never after a timeout: the target may still be working on it.
-                if (!(failure instanceof SocketTimeoutException) && mayRetry) {
-                    mayRetry = false;
-                    continue;
-                }
-                client.reply().error("IOERR error or timeout " + (writing ? "writing" : "reading") + " to target instance");
-                return;
             }
         }
 
         /**
-         * Reads one reply per RESTORE sent, deleting each acknowledged key unless COPY and
-         * answering; false (nothing answered, nothing deleted) when the first reply could not be
+         * Reads one reply per RESTORE sent, deleting each acknowledged key unless COPY, and
+         * answers; throws (nothing answered, nothing deleted) when the first reply could not be
          * read and a retry is allowed.
          */
-        private boolean restoreReplies(MigrateSockets.Target target, List<byte[]> sent, String authReply,
+        private void restoreReplies(MigrateSockets.Target target, List<byte[]> sent, String authReply,
                                        String selectReply, boolean mayRetry) throws IOException {
             boolean errorFromTarget = false;
             IOException socketError = null;
@@ -194,13 +190,12 @@ final class MigrateCommand {
                 if (!errorFromTarget) {
                     client.reply().error("IOERR error or timeout reading to target instance");
                 }
-                return true;
+                return;
             }
             if (!errorFromTarget) {
                 target.lastDb(db);
                 client.reply().ok();
             }
-            return true;
         }
 
         /** The pipelined AUTH, SELECT and RESTOREs; {@code sent} gets the keys a RESTORE was written for. */

@@ -43,6 +43,11 @@ class MigrateCommandTest {
      * the future gives the request.
      */
     private CompletableFuture<String> answer(int length, String replies) {
+        return answer(length, replies, false);
+    }
+
+    /** As {@link #answer(int, String)}; with {@code hangUp}, closes the connection once it answered. */
+    private CompletableFuture<String> answer(int length, String replies, boolean hangUp) {
         CompletableFuture<String> request = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try (Socket s = target.accept()) {
@@ -50,8 +55,10 @@ class MigrateCommandTest {
                 request.complete(new String(in.readNBytes(length), StandardCharsets.ISO_8859_1));
                 s.getOutputStream().write(replies.getBytes(StandardCharsets.US_ASCII));
                 s.getOutputStream().flush();
-                // Held open until kvd closes it, as a real target's connection.
-                in.transferTo(OutputStream.nullOutputStream());
+                if (!hangUp) {
+                    // Held open until kvd closes it, as a real target's connection.
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
             } catch (IOException e) {
                 request.completeExceptionally(e);
             }
@@ -159,6 +166,22 @@ class MigrateCommandTest {
         assertThat(sent.get(10, TimeUnit.SECONDS)).isEqualTo(request);
         assertThat(kvd.call("EXISTS", "a")).isEqualTo(":1\r\n");
         assertThat(kvd.logged()).isEmpty();
+    }
+
+    @Test
+    void aCachedConnectionTheTargetClosedIsReplacedOnceWithoutAnError() throws Exception {
+        kvd.call("SET", "a", "1");
+        String first = record("SELECT", "0") + restore("a", "0", false);
+        CompletableFuture<String> sent = answer(first.length(), "+OK\r\n+OK\r\n", true);
+        assertThat(kvd.call("MIGRATE", "127.0.0.1", port(), "a", "0", "5000", "COPY")).isEqualTo("+OK\r\n");
+        assertThat(sent.get(10, TimeUnit.SECONDS)).isEqualTo(first);
+        // The second goes over the dead cached connection, reads nothing, and retries on a new one,
+        // which needs its SELECT again.
+        CompletableFuture<String> again = answer(first.length(), "+OK\r\n+OK\r\n");
+        assertThat(kvd.call("MIGRATE", "127.0.0.1", port(), "a", "0", "5000")).isEqualTo("+OK\r\n");
+        assertThat(again.get(10, TimeUnit.SECONDS)).isEqualTo(first);
+        assertThat(kvd.call("EXISTS", "a")).isEqualTo(":0\r\n");
+        assertThat(kvd.call("INFO", "stats")).contains("migrate_cached_sockets:1\r\n");
     }
 
     @Test
