@@ -65,7 +65,6 @@ class PrometheusExporterTest {
             ABSENT_FROM_KVD.put(family, NO_REPLICATION);
         }
         ABSENT_FROM_KVD.put("redis_dump_payload_sanitizations", "kvd has no DUMP and RESTORE yet");
-        ABSENT_FROM_KVD.put("redis_migrate_cached_sockets_total", "kvd has no MIGRATE yet");
     }
 
     private static RedisServerProcess redis;

@@ -146,6 +146,7 @@ public final class KvdServer implements AutoCloseable {
             listeners.forEach(Channel::close);
             removeUnixSocket();
             state.clients().values().forEach(c -> c.connection().close());
+            state.migrateSockets().closeAll();
             if (rewriter != null) {
                 rewriter.close();
             }
@@ -465,6 +466,7 @@ public final class KvdServer implements AutoCloseable {
                 }
             }
             state.replication().cron(now);
+            state.migrateSockets().closeIdle(now);
             flush.commitFromCron();
             rewriter.cron(now);
             state.rdb().cron(now);

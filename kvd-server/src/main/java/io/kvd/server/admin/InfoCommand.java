@@ -282,6 +282,7 @@ public final class InfoCommand {
                 .field("pubsub_channels", server.pubSub().channelCount())
                 .field("pubsub_patterns", server.pubSub().patternCount())
                 .field("pubsubshard_channels", server.pubSub().shardChannelCount())
+                .field("migrate_cached_sockets", server.migrateSockets().size())
                 .field("tracking_total_keys", server.tracking().totalKeys())
                 .field("tracking_total_items", server.tracking().totalItems())
                 .field("tracking_total_prefixes", server.tracking().totalPrefixes())

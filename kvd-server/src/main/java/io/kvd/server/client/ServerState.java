@@ -2,6 +2,7 @@ package io.kvd.server.client;
 
 import io.kvd.server.acl.AccessControl;
 import io.kvd.server.acl.AclException;
+import io.kvd.server.cluster.MigrateSockets;
 import io.kvd.server.config.Config;
 import io.kvd.server.config.KeyspaceEventTypes;
 import io.kvd.server.evict.Eviction;
@@ -48,6 +49,7 @@ public final class ServerState {
     private final Tracking tracking;
     private boolean cronPaused;
     private final PubSub pubSub = new PubSub();
+    private final MigrateSockets migrateSockets = new MigrateSockets();
     private final KeyspaceEvents keyspaceEvents;
     private final AofRewriteStatus aofRewrite = new AofRewriteStatus();
     private final RdbPersistence rdb;
@@ -302,6 +304,11 @@ public final class ServerState {
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */
+    /** MIGRATE's cached connections to its targets. */
+    public MigrateSockets migrateSockets() {
+        return migrateSockets;
+    }
+
     public PubSub pubSub() {
         return pubSub;
     }

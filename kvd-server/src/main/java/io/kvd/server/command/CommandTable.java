@@ -274,6 +274,9 @@ public final class CommandTable {
             command("copy", -3, flags(WRITE, DENYOOM), 1, 2, 1, KeyCommands::copy),
             command("dump", 2, flags(READONLY), 1, 1, 1, DumpCommands::dump),
             command("restore", -4, flags(WRITE, DENYOOM), 1, 1, 1, DumpCommands::restore),
+            command("restore-asking", -4, flags(WRITE, DENYOOM, ASKING), 1, 1, 1, DumpCommands::restore),
+            // COMMAND INFO names the key argument (3 3 1); its getkeys function reads KEYS.
+            command("migrate", -6, flags(WRITE, MOVABLE_KEYS), 3, 3, 1, MigrateCommand::migrate),
             command("object", -2, flags(), 0, 0, 0, ObjectCommand::object),
             command("memory", -2, flags(), 0, 0, 0, MemoryCommand::memory),
 

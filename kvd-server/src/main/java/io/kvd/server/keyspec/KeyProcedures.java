@@ -38,6 +38,7 @@ public final class KeyProcedures {
                     argv -> counted(argv, 0, 2);
             case "georadius", "georadiusbymember" -> KeyProcedures::georadius;
             case "xread", "xreadgroup" -> KeyProcedures::xread;
+            case "migrate" -> KeyProcedures::migrate;
             default -> null;
         };
     }
@@ -109,6 +110,34 @@ public final class KeyProcedures {
             }
         }
         return List.of(new KeyReference(1, readOnly ? READ : Set.of(RW, ACCESS, UPDATE)));
+    }
+
+    /**
+     * Redis's migrateGetKeys: the key argument, or with KEYS (AUTH's and AUTH2's passwords
+     * skipped) every argument after it; none if KEYS comes with a non-empty key argument.
+     */
+    private static List<KeyReference> migrate(byte[][] argv) {
+        int first = 3;
+        int count = 1;
+        for (int i = 6; i < argv.length; i++) {
+            if (is(argv[i], "auth")) {
+                i++;
+            } else if (is(argv[i], "auth2")) {
+                i += 2;
+            } else if (is(argv[i], "keys")) {
+                if (argv[3].length > 0) {
+                    return List.of();
+                }
+                first = i + 1;
+                count = argv.length - first;
+                break;
+            }
+        }
+        List<KeyReference> keys = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            keys.add(new KeyReference(first + i, NONE));
+        }
+        return keys;
     }
 
     /** Redis's georadiusGetKeys: the source, and the last STORE or STOREDIST destination from the fifth argument on. */

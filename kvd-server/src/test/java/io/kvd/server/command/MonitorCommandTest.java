@@ -116,6 +116,14 @@ class MonitorCommandTest {
     }
 
     @Test
+    void migratesPasswordsAreRedacted() {
+        kvd.call("migrate", "h", "p", "k", "0", "1000", "AUTH", "secret");
+        kvd.call("migrate", "h", "p", "k", "0", "1000", "COPY", "AUTH2", "user", "secret", "KEYS");
+        assertThat(seen()).isEqualTo(line(0, ADDR, "\"migrate\" \"h\" \"p\" \"k\" \"0\" \"1000\" \"AUTH\" \"(redacted)\"")
+                + line(0, ADDR, "\"migrate\" \"h\" \"p\" \"k\" \"0\" \"1000\" \"COPY\" \"AUTH2\" \"(redacted)\" \"(redacted)\" \"KEYS\""));
+    }
+
+    @Test
     void aMonitoringClientMayNotTouchTheKeyspaceButSeesWhatItMayRun() {
         String refused = "-ERR Replica can't interact with the keyspace\r\n";
         assertThat(kvd.callAs(monitor, "get", "k")).isEqualTo(refused);
