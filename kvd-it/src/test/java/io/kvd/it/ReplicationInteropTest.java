@@ -212,6 +212,11 @@ class ReplicationInteropTest {
             assertThat(p.call("GET", "k")).isEqualTo("$-1\r\n");
             Poll.until(SYNC_TIMEOUT, "the primary's DEL on the replica",
                     () -> call(r, "DBSIZE").equals(":0\r\n") ? true : null);
+            // A key a client wrote on a writable replica is the replica's own to expire, unread.
+            assertThat(r.call("CONFIG", "SET", "replica-read-only", "no")).isEqualTo("+OK\r\n");
+            assertThat(r.call("SET", "own", "v", "PX", "50")).isEqualTo("+OK\r\n");
+            Poll.until(SYNC_TIMEOUT, "the replica to expire its own key",
+                    () -> call(r, "DBSIZE").equals(":0\r\n") ? true : null);
         }
     }
 

@@ -447,6 +447,8 @@ public final class KvdServer implements AutoCloseable {
             if (!state.clientsPaused() && !state.replication().isReplica()) {
                 state.expiryCycle().runSlow(now, config.hz());
                 expireFastWhileBehind();
+            } else {
+                state.databases().setTime(now);
             }
             state.databases().forEach(keyspace -> keyspace.rehashStep(REHASH_NANOS_PER_TICK));
             state.sampleRates(now);

@@ -299,6 +299,11 @@ public final class Dispatcher {
             log.append(client.db(), record != null ? record : argv);
             server.wroteChanges();
         }
+        // A client's write on a writable replica: its keys' deadlines are the replica's to enforce.
+        if (write && !client.isMaster() && server.replication().isReplica()
+                && client.keyspace().changes() != changesBefore) {
+            server.replication().wroteOnReplica(client.db(), argv, keyPositions(looked, argv));
+        }
         // Counted once run, as Redis's call() does: INFO does not count itself, RESETSTAT does.
         client.server().stats().commandsProcessed++;
         return command;

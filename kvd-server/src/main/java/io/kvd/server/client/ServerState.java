@@ -166,7 +166,7 @@ public final class ServerState {
         this.scripting = scripting.apply(this);
         this.rdb = new RdbPersistence(config, databases, this.scripting::functionLibraryCodes, () -> changingWrites,
                 memory::used);
-        this.replication = new Replication(config, commandLog, rdb, pause::pauseForFailover,
+        this.replication = new Replication(config, databases, commandLog, rdb, pause::pauseForFailover,
                 this::disconnectBlockedClients);
     }
 

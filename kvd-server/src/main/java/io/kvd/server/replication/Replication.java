@@ -6,6 +6,8 @@ import io.kvd.server.config.Directive;
 import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.rdb.RdbSave;
+import io.kvd.server.store.Databases;
+import io.kvd.server.store.Keyspace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -17,11 +19,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -64,6 +70,12 @@ public final class Replication {
     }
 
     private final Config config;
+    private final Databases databases;
+    /**
+     * Keys clients wrote on this writable replica, by database: its primary knows nothing of them,
+     * so their deadlines are this server's to enforce (Redis's slaveKeysWithExpire).
+     */
+    private final Map<Integer, Set<ByteBuffer>> ownKeys = new HashMap<>();
     private final CommandLog commandLog;
     private final RdbPersistence rdb;
     private String replid = randomId();
@@ -101,9 +113,10 @@ public final class Replication {
      * @param disconnectBlockedClients answers and closes the clients blocked on keys or in WAIT,
      *                                 when this server turns replica (Redis's disconnectAllBlockedClients)
      */
-    public Replication(Config config, CommandLog commandLog, RdbPersistence rdb, Consumer<Boolean> pauseWrites,
-                       Runnable disconnectBlockedClients) {
+    public Replication(Config config, Databases databases, CommandLog commandLog, RdbPersistence rdb,
+                       Consumer<Boolean> pauseWrites, Runnable disconnectBlockedClients) {
         this.config = config;
+        this.databases = databases;
         this.commandLog = commandLog;
         this.rdb = rdb;
         this.pauseWrites = pauseWrites;
@@ -237,6 +250,7 @@ public final class Replication {
         feedRecords();
         master.close();
         master = null;
+        ownKeys.clear();
         config.replicaOf("");
         network.followPrimary(false);
         keepRecordsForReplicas();
@@ -318,6 +332,38 @@ public final class Replication {
         ByteBuf command = Unpooled.buffer();
         RespWriter.writeCommand(command, argv);
         feedOwn(ByteBufUtil.getBytes(command));
+    }
+
+    /**
+     * A client's write on this writable replica (Redis's rememberSlaveKeyWithExpire): its keys
+     * are watched by the cron, which removes them once their deadline passes.
+     */
+    public void wroteOnReplica(int db, byte[][] argv, int[] keyPositions) {
+        Set<ByteBuffer> keys = ownKeys.computeIfAbsent(db, d -> new HashSet<>());
+        for (int position : keyPositions) {
+            if (position < argv.length) {
+                keys.add(ByteBuffer.wrap(argv[position].clone()));
+            }
+        }
+    }
+
+    /**
+     * Redis's expireSlaveKeys: the keys clients wrote here whose deadline passed are removed (a
+     * lookup outside the primary's stream and outside a read removes an expired key); keys gone
+     * or without a deadline are forgotten.
+     */
+    private void expireOwnKeys() {
+        for (Iterator<Map.Entry<Integer, Set<ByteBuffer>>> dbs = ownKeys.entrySet().iterator(); dbs.hasNext(); ) {
+            Map.Entry<Integer, Set<ByteBuffer>> entry = dbs.next();
+            Keyspace keyspace = databases.get(entry.getKey());
+            entry.getValue().removeIf(key -> {
+                long deadline = keyspace.deadline(key.array());
+                return deadline == Keyspace.MISSING || deadline == Keyspace.PERSISTENT;
+            });
+            if (entry.getValue().isEmpty()) {
+                dbs.remove();
+            }
+        }
     }
 
     /** client-output-buffer-limit replica: Redis closes a replica whose buffer passed the hard limit. */
@@ -564,6 +610,9 @@ public final class Replication {
         long timeoutMs = Long.parseLong(config.get(Config.REPL_TIMEOUT)) * 1000;
         if (master != null) {
             master.cron(nowMs, timeoutMs);
+            if (!ownKeys.isEmpty()) {
+                expireOwnKeys();
+            }
         }
         long pingPeriodMs = Long.parseLong(config.get(Config.REPL_PING_REPLICA_PERIOD)) * 1000;
         if (!replicas.isEmpty() && master == null && nowMs - lastPingMs >= pingPeriodMs) {
