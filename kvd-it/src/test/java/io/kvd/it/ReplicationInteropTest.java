@@ -193,6 +193,22 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aReplicaLogsTheErrorsItsPrimarysStreamCauses() throws Exception {
+        try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
+                "--enable-debug-command", "yes");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");
+             RespConnection p = RespConnection.open(primary.port())) {
+            replicaOf(replica.port(), primary.port());
+            assertThat(p.call("DEBUG", "REPLICATE", "fake-command-1")).isEqualTo("+OK\r\n");
+            p.call("SET", "after", "it");
+            assertSameContents(primary.port(), replica.port());
+            assertThat(replica.log()).contains("== CRITICAL == This replica is sending an error to its master: "
+                    + "'ERR unknown command 'fake-command-1', with args beginning with: ' after processing the command "
+                    + "'<unknown>'");
+        }
+    }
+
+    @Test
     void aReplicaLeavesExpiryToItsPrimary() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
                 "--enable-debug-command", "yes");

@@ -8,6 +8,7 @@ import io.kvd.server.client.SocketlessConnection;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.replication.MasterLink;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import org.slf4j.Logger;
@@ -20,9 +21,9 @@ import java.util.function.IntSupplier;
 /**
  * What a replica's {@link MasterLink} needs of this server: a socket on its loop and transport,
  * the full sync's load, and the master client (Redis's server.master), which runs the primary's
- * commands with their replies dropped and the checks a primary's stream passes (read-only,
- * memory, disk errors). It lives as long as the server: its database survives a reconnection,
- * as the stream after a partial resync expects.
+ * commands with their replies dropped (an error logged, as Redis does) and the checks a primary's
+ * stream passes (read-only, memory, disk errors). It lives as long as the server: its database
+ * survives a reconnection, as the stream after a partial resync expects.
  */
 final class PrimaryStream implements MasterLink.Network {
     private static final Logger log = LoggerFactory.getLogger(PrimaryStream.class);
@@ -42,7 +43,6 @@ final class PrimaryStream implements MasterLink.Network {
         this.port = port;
         this.master = new Client(state, UnpooledByteBufAllocator.DEFAULT, new Stream());
         master.becomeMaster();
-        master.reply().mute(true);
     }
 
     @Override
@@ -77,16 +77,36 @@ final class PrimaryStream implements MasterLink.Network {
     @Override
     public void run(byte[][] argv) {
         Command command = commands.lookup(argv[0]);
-        if (command == null) {
-            log.warn("Unknown command '{}' from the master, ignored", new String(argv[0], StandardCharsets.UTF_8));
-            return;
-        }
         state.databases().obeyPrimary(true);
         try {
-            Dispatcher.call(master, command, argv);
+            if (command == null) {
+                Dispatcher.refuseUnknown(master, argv);
+            } else {
+                Dispatcher.call(master, command, argv);
+            }
         } finally {
             state.databases().obeyPrimary(false);
         }
+        ByteBuf replies = master.reply().take();
+        if (replies != null) {
+            String error = errorOf(replies);
+            replies.release();
+            if (error != null) {
+                // Redis's afterErrorReply: the replica and its primary have diverged; say so loudly.
+                log.warn("== CRITICAL == This replica is sending an error to its master: '{}' after processing the "
+                        + "command '{}'", error, command == null ? "<unknown>" : command.name());
+            }
+        }
+    }
+
+    /** The error {@code reply} is (its line without the '-'), or null if it is no error. */
+    private static String errorOf(ByteBuf reply) {
+        int start = reply.readerIndex();
+        if (!reply.isReadable() || reply.getByte(start) != '-') {
+            return null;
+        }
+        int eol = reply.indexOf(start, reply.writerIndex(), (byte) '\r');
+        return reply.toString(start + 1, (eol < 0 ? reply.writerIndex() : eol) - start - 1, StandardCharsets.UTF_8);
     }
 
     @Override
