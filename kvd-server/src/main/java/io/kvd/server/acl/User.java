@@ -1,14 +1,17 @@
 package io.kvd.server.acl;
 
 import io.kvd.server.config.Directive;
+import io.kvd.server.keyspec.KeyFlag;
 import io.kvd.server.protocol.Reply;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One ACL user (Redis's user struct): on or off, its password hashes or nopass, and its
@@ -24,6 +27,8 @@ public final class User {
     /** skip-sanitize-payload or sanitize-payload, as set (neither until one is). */
     private Boolean skipSanitizePayload;
     private final List<String> passwords = new ArrayList<>();
+    private static final byte[] EVERY_KEY = {'*'};
+    private static final Set<KeyFlag> ACCESS = EnumSet.of(KeyFlag.ACCESS);
     private final List<Selector> selectors = new ArrayList<>();
     private final AclCommands commands;
     private final AccessControl acl;
@@ -60,6 +65,19 @@ public final class User {
     public boolean allowsEverything() {
         Selector root = root();
         return root.allCommands && root.allKeys && root.allChannels;
+    }
+
+    /**
+     * Redis's ACLUserCheckKeyPerm(user, "*", CMD_KEY_ACCESS), which SORT asks before BY and GET
+     * patterns: whether some selector lets this user read every key.
+     */
+    public boolean mayReadEveryKey() {
+        for (Selector selector : selectors) {
+            if (selector.allowsKey(EVERY_KEY, ACCESS)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A detached copy (Redis's ACLCreateUnlinkedUser then ACLCopyUser), to stage rules on. */

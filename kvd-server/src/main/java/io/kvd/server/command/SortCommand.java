@@ -29,6 +29,8 @@ final class SortCommand {
     private static final String BAD_SCORES = "ERR One or more scores can't be converted into double";
     private static final String BY_IN_CLUSTER = "ERR BY option of SORT denied in Cluster mode.";
     private static final String GET_IN_CLUSTER = "ERR GET option of SORT denied in Cluster mode.";
+    private static final String BY_DENIED = "ERR BY option of SORT denied due to insufficient ACL permissions.";
+    private static final String GET_DENIED = "ERR GET option of SORT denied due to insufficient ACL permissions.";
     private static final byte[] EMPTY = {};
 
     private SortCommand() {
@@ -142,6 +144,8 @@ final class SortCommand {
     private static Request parse(Client client, byte[][] argv, boolean readOnly) {
         Request request = new Request();
         boolean cluster = client.server().config().cluster() != null;
+        // As Redis: BY and GET patterns name keys no key spec shows, so they need every key readable.
+        boolean readsEveryKey = client.user() == null || client.user().mayReadEveryKey();
         for (int j = 2; j < argv.length; j++) {
             int left = argv.length - j - 1;
             byte[] option = argv[j];
@@ -165,10 +169,15 @@ final class SortCommand {
                 } else if (cluster) {
                     // The keys a pattern names may live in other slots.
                     throw new CommandError(BY_IN_CLUSTER);
+                } else if (!readsEveryKey) {
+                    throw new CommandError(BY_DENIED);
                 }
             } else if (Args.is(option, "get") && left >= 1) {
                 if (cluster) {
                     throw new CommandError(GET_IN_CLUSTER);
+                }
+                if (!readsEveryKey) {
+                    throw new CommandError(GET_DENIED);
                 }
                 request.gets.add(argv[++j]);
             } else {

@@ -38,6 +38,20 @@ class AclCommandTest {
     }
 
     @Test
+    void sortByAndGetPatternsNeedEveryKeyReadable() {
+        kvd.call("RPUSH", "read1", "2", "1");
+        Client bob = clientAs("bob", "~read*", "+@all");
+        assertThat(kvd.callAs(bob, "SORT", "read1", "BY", "w*"))
+                .isEqualTo("-ERR BY option of SORT denied due to insufficient ACL permissions.\r\n");
+        assertThat(kvd.callAs(bob, "SORT", "read1", "GET", "#"))
+                .isEqualTo("-ERR GET option of SORT denied due to insufficient ACL permissions.\r\n");
+        // A BY without '*' sorts nothing and names no key.
+        assertThat(kvd.callAs(bob, "SORT", "read1", "BY", "nosort")).isEqualTo(array("2", "1"));
+        Client alice = clientAs("alice", "%R~*", "+@all");
+        assertThat(kvd.callAs(alice, "SORT", "read1", "BY", "w*")).isEqualTo(array("1", "2"));
+    }
+
+    @Test
     void getuserDescribesFlagsPasswordHashesRulesAndSelectors() {
         kvd.call("ACL", "SETUSER", "alice", "on", ">password", "~cache:*", "%R~report:*", "&news.*", "+get", "+config|get",
                 "(+set ~s*)");
