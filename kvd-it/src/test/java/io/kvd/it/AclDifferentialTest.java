@@ -5,8 +5,7 @@ import io.kvd.it.support.KvdProcess;
 import io.kvd.it.support.RedisServerProcess;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
-import io.kvd.it.support.WorkDir;
+import io.kvd.it.support.ServerPair;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,23 +36,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class AclDifferentialTest {
+    private static ServerPair servers;
     private static RedisServerProcess redis;
     private static KvdProcess kvd;
 
     @BeforeAll
     static void start() {
-        Tools.require("redis-server");
-        redis = RedisServerProcess.startIn(WorkDir.create("redis"));
-        kvd = KvdProcess.start();
+        servers = ServerPair.start();
+        redis = servers.redis();
+        kvd = servers.kvd();
     }
 
     @AfterAll
     static void stop() {
-        if (kvd != null) {
-            kvd.close();
-        }
-        if (redis != null) {
-            redis.close();
+        if (servers != null) {
+            servers.close();
         }
     }
 

@@ -5,8 +5,7 @@ import io.kvd.it.support.KvdProcess;
 import io.kvd.it.support.RedisServerProcess;
 import io.kvd.it.support.RespConnection;
 import io.kvd.it.support.ServerLogsOnFailure;
-import io.kvd.it.support.Tools;
-import io.kvd.it.support.WorkDir;
+import io.kvd.it.support.ServerPair;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,23 +26,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class Resp3DifferentialTest {
+    private static ServerPair servers;
     private static RedisServerProcess redis;
     private static KvdProcess kvd;
 
     @BeforeAll
     static void start() {
-        Tools.require("redis-server");
-        redis = RedisServerProcess.startIn(WorkDir.create("redis"), "--enable-debug-command", "yes");
-        kvd = KvdProcess.start("--enable-debug-command", "yes");
+        servers = ServerPair.start("--enable-debug-command", "yes");
+        redis = servers.redis();
+        kvd = servers.kvd();
     }
 
     @AfterAll
     static void stop() {
-        if (kvd != null) {
-            kvd.close();
-        }
-        if (redis != null) {
-            redis.close();
+        if (servers != null) {
+            servers.close();
         }
     }
 
