@@ -43,33 +43,32 @@ final class DumpCommands {
     /**
      * RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]:
      * checked in restoreCommand's order (options, an existing key, the TTL, the footer, the
-     * value). kvd keeps no access times or frequencies, so IDLETIME and FREQ are checked and
-     * have no further effect. A relative TTL is logged as absolute with ABSTTL, as Redis
+     * value). IDLETIME or FREQ sets the key's access stamp as the policy reads it (Redis's
+     * objectSetLRUOrLFU). A relative TTL is logged as absolute with ABSTTL, as Redis
      * propagates it; a key restored already expired is not created (logged as DEL if REPLACE
      * removed one).
      */
     static void restore(Client client, byte[][] argv) {
         boolean replace = false;
         boolean absttl = false;
-        boolean idle = false;
-        boolean freq = false;
+        long idleSeconds = -1;
+        long frequency = -1;
         for (int i = 4; i < argv.length; i++) {
             boolean more = i + 1 < argv.length;
             if (Args.is(argv[i], "replace")) {
                 replace = true;
             } else if (Args.is(argv[i], "absttl")) {
                 absttl = true;
-            } else if (Args.is(argv[i], "idletime") && more && !freq) {
-                if (Args.parseLong(argv[++i], Errors.NOT_AN_INTEGER) < 0) {
+            } else if (Args.is(argv[i], "idletime") && more && frequency < 0) {
+                idleSeconds = Args.parseLong(argv[++i], Errors.NOT_AN_INTEGER);
+                if (idleSeconds < 0) {
                     throw new CommandError("ERR Invalid IDLETIME value, must be >= 0");
                 }
-                idle = true;
-            } else if (Args.is(argv[i], "freq") && more && !idle) {
-                long frequency = Args.parseLong(argv[++i], Errors.NOT_AN_INTEGER);
+            } else if (Args.is(argv[i], "freq") && more && idleSeconds < 0) {
+                frequency = Args.parseLong(argv[++i], Errors.NOT_AN_INTEGER);
                 if (frequency < 0 || frequency > 255) {
                     throw new CommandError("ERR Invalid FREQ value, must be >= 0 and <= 255");
                 }
-                freq = true;
             } else {
                 throw new CommandError(Errors.SYNTAX);
             }
@@ -106,6 +105,10 @@ final class DumpCommands {
             StoredValues.store(keyspace, key, value, deadline);
         } catch (RdbFormatException e) {
             throw new CommandError("ERR Bad data format");
+        }
+        int stamp = keyspace.databases().access().restored(frequency, idleSeconds);
+        if (stamp >= 0) {
+            keyspace.setAccessStamp(key, stamp);
         }
         if (ttl != 0 && !absttl) {
             byte[][] record = Arrays.copyOf(argv, argv.length + 1);

@@ -78,6 +78,8 @@ public final class RdbLoader {
         Map<String, String> aux = new LinkedHashMap<>();
         Keyspace keyspace = databases.get(0);
         long deadline = Keyspace.PERSISTENT;
+        long frequency = -1;
+        long idleSeconds = -1;
         long keys = 0;
         long expired = 0;
         while (true) {
@@ -85,8 +87,8 @@ public final class RdbLoader {
             switch (type) {
                 case Rdb.OPCODE_EXPIRETIME -> deadline = in.readLittleEndian(4) * 1000;
                 case Rdb.OPCODE_EXPIRETIME_MS -> deadline = in.readLittleEndian(8);
-                case Rdb.OPCODE_FREQ -> in.readByte();
-                case Rdb.OPCODE_IDLE -> in.readLength();
+                case Rdb.OPCODE_FREQ -> frequency = in.readByte();
+                case Rdb.OPCODE_IDLE -> idleSeconds = in.readLength();
                 case Rdb.OPCODE_SELECTDB -> {
                     long db = in.readLength();
                     if (db >= databases.count()) {
@@ -127,9 +129,15 @@ public final class RdbLoader {
                             keyspace.remove(key);
                         }
                         StoredValues.store(keyspace, key, value, deadline);
+                        int stamp = databases.access().restored(frequency, idleSeconds);
+                        if (stamp >= 0) {
+                            keyspace.setAccessStamp(key, stamp);
+                        }
                         keys++;
                     }
                     deadline = Keyspace.PERSISTENT;
+                    frequency = -1;
+                    idleSeconds = -1;
                 }
             }
         }

@@ -64,6 +64,23 @@ public final class KeyAccess {
         return minutes << 8 | logIncrement(decremented(stamp));
     }
 
+    /**
+     * Redis's objectSetLRUOrLFU: the stamp of a key that RESTORE's IDLETIME or FREQ, or an RDB's
+     * idle or frequency opcode, describes; -1 when the policy has no use for what was given (an
+     * LFU counter under an LRU policy, or the reverse), so the key keeps its fresh stamp.
+     */
+    public int restored(long frequency, long idleSeconds) {
+        if (lfu) {
+            return frequency >= 0 ? minutes << 8 | (int) frequency : -1;
+        }
+        if (idleSeconds < 0) {
+            return -1;
+        }
+        // A clock tick is a second (LRU_CLOCK_RESOLUTION); an idle time beyond the clock's reach
+        // is taken as the oldest stamp, as Redis does.
+        return idleSeconds <= lruClock ? (int) (lruClock - idleSeconds) : 0;
+    }
+
     /** Redis's LFULogIncr: the counter grows with probability 1 / ((counter - 5) * lfu-log-factor + 1). */
     private int logIncrement(int counter) {
         if (counter == LFU_COUNTER_MAX) {

@@ -441,6 +441,14 @@ public final class Keyspace {
         return id == 0 ? -1 : slab.access(id);
     }
 
+    /** Gives a live key the access stamp {@code stamp} (RESTORE's IDLETIME or FREQ, an RDB's hints). */
+    public void setAccessStamp(byte[] key, int stamp) {
+        int id = lookup(key, PackedEntry.hash(key), false);
+        if (id != 0) {
+            slab.setAccess(id, stamp);
+        }
+    }
+
     /**
      * Receives the keys eviction samples: first each key's access stamp and deadline, then its
      * bytes only if it {@link #wants} them, so a sample the pool would not take costs no read of

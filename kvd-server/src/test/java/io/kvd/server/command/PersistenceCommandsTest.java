@@ -53,6 +53,19 @@ class PersistenceCommandsTest {
     }
 
     @Test
+    void restoreSetsTheIdleTimeOrTheFrequencyThePolicyReads() throws Exception {
+        CommandFixture kvd = kvd();
+        byte[] payload = HexFormat.of().parseHex(BAR);
+        kvd.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+        assertThat(restore(kvd, "idle", "0", payload, "IDLETIME", "1000")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("OBJECT", "IDLETIME", "idle")).isEqualTo(integer(1000));
+        kvd.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+        assertThat(restore(kvd, "hot", "0", payload, "FREQ", "100")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("OBJECT", "FREQ", "hot")).isEqualTo(integer(100));
+        assertThat(kvd.call("GET", "hot")).isEqualTo(bulk("bar"));
+    }
+
+    @Test
     void restoreRefusesAsRedisDoesInItsOrder() throws Exception {
         CommandFixture kvd = kvd();
         byte[] payload = HexFormat.of().parseHex(BAR);

@@ -60,4 +60,17 @@ class KeyAccessTest {
         assertThat(access.idleMs(stamp)).isEqualTo(14_000);
         assertThat(access.idleMs(access.touched(stamp))).isZero();
     }
+
+    @Test
+    void restoredStampsAreThoseOfObjectSetLruOrLfu() {
+        access.configure(false, 10, 1);
+        access.setTime(5_000_000L * 1000);
+        assertThat(access.idleMs(access.restored(-1, 1000))).isEqualTo(1_000_000);
+        // An idle time past the clock's start is the oldest stamp; a frequency means nothing under LRU.
+        assertThat(access.restored(-1, 6_000_000)).isZero();
+        assertThat(access.restored(100, -1)).isEqualTo(-1);
+        access.configure(true, 10, 1);
+        assertThat(access.decremented(access.restored(100, -1))).isEqualTo(100);
+        assertThat(access.restored(-1, 1000)).isEqualTo(-1);
+    }
 }
