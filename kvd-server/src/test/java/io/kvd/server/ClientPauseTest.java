@@ -47,6 +47,24 @@ class ClientPauseTest {
     }
 
     @Test
+    void aReadDuringAPauseSeesAnExpiredKeyMissingAndLeavesItUntilThePauseEnds() throws Exception {
+        try (RespConnection admin = new RespConnection(port)) {
+            long expiredBefore = admin.infoField("stats", "expired_keys");
+            admin.call("SET", "foo", "bar", "PX", "10");
+            admin.call("CLIENT", "PAUSE", "100000", "WRITE");
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!admin.call("GET", "foo").equals(new BulkString(null))) {
+                assertThat(System.nanoTime()).as("foo logically expired within 20 s").isLessThan(deadline);
+                Thread.sleep(5);
+            }
+            assertThat(admin.infoField("stats", "expired_keys")).isEqualTo(expiredBefore);
+            admin.call("CLIENT", "UNPAUSE");
+            assertThat(admin.call("GET", "foo")).isEqualTo(new BulkString(null));
+            assertThat(admin.infoField("stats", "expired_keys")).isEqualTo(expiredBefore + 1);
+        }
+    }
+
+    @Test
     void publishAndPfcountAreHeldByAWritePause() throws Exception {
         try (RespConnection admin = new RespConnection(port); RespConnection a = new RespConnection(port);
              RespConnection b = new RespConnection(port)) {

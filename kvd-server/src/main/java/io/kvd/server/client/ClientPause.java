@@ -47,6 +47,7 @@ public final class ClientPause {
     /** FAILOVER holds writes from its start to its end, or releases them. */
     public void pauseForFailover(boolean paused) {
         failover = paused;
+        expiryFollowsPause();
         if (!paused) {
             releaseHeld();
         }
@@ -57,6 +58,7 @@ public final class ClientPause {
         if (pauseType.compareTo(type) > 0) {
             type = pauseType;
         }
+        expiryFollowsPause();
         if (untilMs > endMs) {
             endMs = untilMs;
             if (end != null) {
@@ -73,11 +75,16 @@ public final class ClientPause {
     public void unpause() {
         type = Type.OFF;
         endMs = 0;
+        expiryFollowsPause();
         if (end != null) {
             end.cancel(false);
             end = null;
         }
         releaseHeld();
+    }
+
+    private void expiryFollowsPause() {
+        server.databases().pauseExpiry(isPaused());
     }
 
     /** The held commands run again; any other pause still holds is held again. */

@@ -56,6 +56,8 @@ public final class Databases {
     boolean primaryExpires;
     /** The primary's stream runs a command: keys past their deadline are still there for it. */
     boolean obeyingPrimary;
+    /** A client pause runs: a read leaves a key past its deadline in place ({@link #pauseExpiry}). */
+    boolean expiryPaused;
     long keyspaceHits;
     long keyspaceMisses;
     ExpiryListener expiryListener = (db, key) -> { };
@@ -155,6 +157,16 @@ public final class Databases {
     /** The primary's stream is running a command (true) or has run it (false). */
     public void obeyPrimary(boolean obeying) {
         obeyingPrimary = obeying;
+    }
+
+    /**
+     * While clients are paused, as Redis's expireIfNeeded under checkClientPauseTimeoutAndReturnIfPaused:
+     * a read sees a key past its deadline missing and leaves it, so the paused dataset (and the
+     * stream a replica must catch up with before a failover) does not change; the key goes when
+     * the pause has ended.
+     */
+    public void pauseExpiry(boolean paused) {
+        expiryPaused = paused;
     }
 
     /** INFO's keyspace_hits: lookups of read commands that found a live key, since start or RESETSTAT. */

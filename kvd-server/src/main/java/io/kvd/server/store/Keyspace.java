@@ -888,14 +888,14 @@ public final class Keyspace {
 
     private int lookup(byte[] key, int hash, boolean touch) {
         int id = table.find(key, hash);
-        if (id != 0 && isDue(id)) {
-            if (!databases.primaryExpires || !databases.obeyingPrimary && !databases.countingReads) {
+        if (id != 0 && isDue(id) && !(databases.primaryExpires && databases.obeyingPrimary)) {
+            // A replica's read, or a read while clients are paused: missing, though the key stays
+            // (until the primary's DEL, or the pause's end). Anything else removes it.
+            boolean keep = databases.countingReads && (databases.primaryExpires || databases.expiryPaused);
+            if (!keep) {
                 deleteExpired(id, hash, key);
-                id = 0;
-            } else if (!databases.obeyingPrimary) {
-                // A replica's read: missing, though the key stays until its primary's DEL.
-                id = 0;
             }
+            id = 0;
         }
         if (touch && id != 0) {
             // Under LRU the old stamp is not read: the hot path writes one int in the line the lookup read.
