@@ -193,6 +193,20 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aReplicaConnectsFromItsBindSourceAddress() throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-primary"));
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no",
+                     "--bind-source-addr", "127.0.0.2");
+             RespConnection r = RespConnection.open(redis.port())) {
+            // 127.0.0.2 is not one of the two addresses protected mode lets in.
+            r.call("CONFIG", "SET", "protected-mode", "no");
+            replicaOf(replica.port(), redis.port());
+            Poll.until(SYNC_TIMEOUT, "the primary to list the replica at 127.0.0.2",
+                    () -> call(r, "INFO", "replication").contains("slave0:ip=127.0.0.2,") ? true : null);
+        }
+    }
+
+    @Test
     void aReplicaLogsTheErrorsItsPrimarysStreamCauses() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
                 "--enable-debug-command", "yes");

@@ -59,13 +59,15 @@ public final class KvdServer implements AutoCloseable {
     private AppendOnlyFile aof;
     private AofRewriter rewriter;
     private IterationFlush flush;
-    private final List<Channel> listeners = new ArrayList<>();
+    /** TCP at {@code port} and TLS at {@code tls-port}, on every {@code bind} address; null when not served. */
+    private TcpListeners tcp;
+    private TcpListeners tls;
+    /** The unix socket's listener; null when none. */
+    private Channel unixListener;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private ScheduledFuture<?> cron;
     private ScheduledFuture<?> fastExpiry;
     private long commandsAtFastExpiry = -1;
-    private int port;
-    private int tlsPort;
     /** The pid file this server wrote, removed when it stops; null if none. */
     private Path writtenPidFile;
 
@@ -101,12 +103,12 @@ public final class KvdServer implements AutoCloseable {
      * ({@code port 0} with a {@code tls-port}, as Redis).
      */
     public int port() {
-        return port;
+        return tcp == null ? 0 : tcp.port();
     }
 
     /** The TLS port served; 0 when TLS is off. */
     public int tlsPort() {
-        return tlsPort;
+        return tls == null ? 0 : tls.port();
     }
 
     /** Walks the keyspace's structures on the event loop and fails if any is inconsistent (for tests). */
@@ -143,7 +145,15 @@ public final class KvdServer implements AutoCloseable {
             if (fastExpiry != null) {
                 fastExpiry.cancel(false);
             }
-            listeners.forEach(Channel::close);
+            if (tcp != null) {
+                tcp.close();
+            }
+            if (tls != null) {
+                tls.close();
+            }
+            if (unixListener != null) {
+                unixListener.close();
+            }
             removeUnixSocket();
             state.clients().values().forEach(c -> c.connection().close());
             state.migrateSockets().closeAll();
@@ -166,7 +176,7 @@ public final class KvdServer implements AutoCloseable {
         });
     }
 
-    private void bind(Transport transport, SslContext tls) throws InterruptedException {
+    private void bind(Transport transport, SslContext tlsContext) throws InterruptedException {
         flush = new IterationFlush(loop, aof, state.replication());
         state.onEventsWhileBlocked(() -> {
             loop.handleReadyIo();
@@ -184,17 +194,35 @@ public final class KvdServer implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                 .childHandler(connections(null));
         // As Redis, port 0 beside a tls-port serves TLS only; without TLS it picks a free port.
-        if (tls == null || config.port() != 0) {
-            port = listen(bootstrap, config.port());
+        if (tlsContext == null || config.port() != 0) {
+            tcp = new TcpListeners(bootstrap);
+            onLoop(() -> tcp.listen(config.bind(), config.port()));
         }
-        if (tls != null) {
-            tlsPort = listen(bootstrap.clone().childHandler(connections(tls)), config.tlsPort());
-            log.info("TLS on port {}, client certificates: {}", tlsPort, config.tlsAuthClients());
+        if (tlsContext != null) {
+            tls = new TcpListeners(bootstrap.clone().childHandler(connections(tlsContext)));
+            onLoop(() -> tls.listen(config.bind(), config.tlsPort()));
+            log.info("TLS on port {}, client certificates: {}", tls.port(), config.tlsAuthClients());
         }
+        int port = port();
         state.listening(port, transport.configName());
         loop.execute(this::scheduleCron);
         PrimaryStream primaryStream = new PrimaryStream(state, commands, loop, transport, this::port);
         loop.execute(() -> state.replication().useNetwork(primaryStream));
+        config.applyWith(Config.PORT, () -> {
+            if (tcp == null) {
+                tcp = new TcpListeners(bootstrap);
+            }
+            tcp.changePort(config.bind(), config.port());
+            state.listening(tcp.port(), transport.configName());
+        });
+        config.applyWith(Config.BIND, () -> {
+            if (tcp != null) {
+                tcp.changeAddresses(config.bind());
+            }
+            if (tls != null) {
+                tls.changeAddresses(config.bind());
+            }
+        });
         config.onChange(name -> {
             if (name.equals(Config.HZ)) {
                 scheduleCron();
@@ -231,7 +259,7 @@ public final class KvdServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, BACKLOG)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                     .childHandler(connections(null));
-            listeners.add(bootstrap.bind(transport.domainAddress(path.toString())).sync().channel());
+            unixListener = bootstrap.bind(transport.domainAddress(path.toString())).sync().channel();
             int perm = config.unixsocketPerm();
             if (perm != 0) {
                 Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissionString(perm)));
@@ -314,28 +342,6 @@ public final class KvdServer implements AutoCloseable {
                 ch.pipeline().addLast(inputCounter, decoder, new ConnectionHandler(state, commands, flush, loop, decoder));
             }
         };
-    }
-
-    /** Binds every address of {@code bind} to one port (the first bind picks it when 0); returns it. */
-    private int listen(ServerBootstrap bootstrap, int requestedPort) throws InterruptedException {
-        int bound = requestedPort;
-        for (String address : config.bind()) {
-            boolean optional = address.startsWith("-");
-            String host = optional ? address.substring(1) : address;
-            try {
-                Channel channel = bootstrap.bind(host, bound).sync().channel();
-                listeners.add(channel);
-                bound = ((InetSocketAddress) channel.localAddress()).getPort();
-            } catch (Exception e) {
-                if (!optional) {
-                    // Redis's words: scripts and Redis's own test harness wait for them to retry elsewhere.
-                    throw new IllegalStateException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
-                            + " listen on " + host + ": " + e, e);
-                }
-                log.warn("could not listen on optional address {}: {}", host, e.toString());
-            }
-        }
-        return bound;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.client.SocketlessConnection;
 import io.kvd.server.command.CommandTable;
+import io.kvd.server.config.Config;
 import io.kvd.server.replication.MasterLink;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -47,7 +48,9 @@ final class PrimaryStream implements MasterLink.Network {
 
     @Override
     public Bootstrap bootstrap() {
-        return new Bootstrap().group(loop).channel(transport.socketChannel());
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(transport.socketChannel());
+        String source = state.config().get(Config.BIND_SOURCE_ADDR);
+        return source.isEmpty() ? bootstrap : bootstrap.localAddress(source, 0);
     }
 
     @Override

@@ -129,8 +129,16 @@ public final class ConfigCommand {
                 throw setFailed(directives.get(i).name(), e.getMessage());
             }
         }
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
         for (int i = 0; i < directives.size(); i++) {
-            client.server().config().set(directives.get(i).name(), Args.utf8(argv[3 + 2 * i]));
+            names.add(directives.get(i).name());
+            values.add(Args.utf8(argv[3 + 2 * i]));
+        }
+        try {
+            client.server().config().setAll(names, values);
+        } catch (Config.ApplyException e) {
+            throw setFailed(e.directive(), e.getMessage());
         }
         client.reply().ok();
     }

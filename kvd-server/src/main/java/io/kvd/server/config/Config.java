@@ -4,6 +4,8 @@ import io.kvd.server.cluster.ClusterConfigException;
 import io.kvd.server.cluster.ClusterConfigFile;
 import io.kvd.server.cluster.ClusterTopology;
 import io.kvd.server.store.EncodingLimits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +34,11 @@ import java.util.stream.Stream;
  * <p>Read and changed (CONFIG SET) on the event loop only.
  */
 public final class Config {
+    private static final Logger log = LoggerFactory.getLogger(Config.class);
     public static final String PORT = "port";
     public static final String BIND = "bind";
+    /** The address a replica connects to its primary from; "" lets the system choose. */
+    public static final String BIND_SOURCE_ADDR = "bind-source-addr";
     public static final String TRANSPORT = "transport";
     public static final String HZ = "hz";
     public static final String DIR = "dir";
@@ -133,8 +139,8 @@ public final class Config {
         ALIASES.put("zset-max-ziplist-value", ZSET_MAX_LISTPACK_VALUE);
         ALIASES.put("lua-time-limit", BUSY_REPLY_THRESHOLD);
         ALIASES.put("slaveof", REPLICAOF);
-        define(new Directive(PORT, "6379", false, Directive.integer(0, 65535)));
-        define(new Directive(BIND, "127.0.0.1 -::1", false, Directive::words));
+        define(new Directive(PORT, "6379", true, Directive.integer(0, 65535)));
+        define(new Directive(BIND, "127.0.0.1 -::1", true, Directive::words));
         define(new Directive(TRANSPORT, "auto", false, Directive.oneOf("auto", "nio", "epoll", "io_uring", "kqueue")));
         define(new Directive(HZ, "10", true, Directive.integer(1, 500)));
         // kvd takes no command while a script runs, so past this a script that has not written is stopped.
@@ -223,7 +229,7 @@ public final class Config {
                 LFU_LOG_FACTOR, LFU_DECAY_TIME, TRACKING_TABLE_MAX_KEYS, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
-                "replica-announce-port"));
+                "replica-announce-port", BIND_SOURCE_ADDR));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }
@@ -234,6 +240,7 @@ public final class Config {
     /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
     private Path configFile;
     private final List<Consumer<String>> listeners = new ArrayList<>();
+    private final Map<String, Runnable> appliers = new HashMap<>();
     // Parsed once per change: the request path reads these for every command.
     private long clientOutputSoftLimit;
     private long clientQuerySlice;
@@ -359,20 +366,86 @@ public final class Config {
     }
 
     /**
-     * CONFIG SET: validates and applies one value, then tells the listeners.
+     * CONFIG SET of one directive: validates and applies its value, then tells the listeners.
      *
-     * @throws IllegalArgumentException with the reason, if the value is invalid or the directive
-     *                                  cannot change at run time
+     * @throws IllegalArgumentException with the reason, if the value is invalid, cannot take
+     *                                  effect, or the directive cannot change at run time
      */
     public void set(String name, String value) {
-        Directive d = directive(name);
-        if (d == null || !d.mutable()) {
-            throw new IllegalArgumentException("can't set immutable config");
+        setAll(List.of(name), List.of(value));
+    }
+
+    /**
+     * CONFIG SET of several directives, all or nothing, as Redis's configSetCommand: every value
+     * is set, then each directive's {@linkplain #applyWith apply step} runs once; if one fails,
+     * the old values come back (and the steps run again with them) and the failure is thrown.
+     * Only then are the listeners told.
+     *
+     * @throws ApplyException naming the directive whose apply step failed, with its reason
+     * @throws IllegalArgumentException if a value is invalid or a directive cannot change
+     */
+    public void setAll(List<String> names, List<String> texts) {
+        Map<String, String> old = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            Directive d = directive(names.get(i));
+            if (d == null || !d.mutable()) {
+                throw new IllegalArgumentException("can't set immutable config");
+            }
+            String value = merged(d, d.parse(List.of(texts.get(i))));
+            old.putIfAbsent(d.name(), values.get(d.name()));
+            values.put(d.name(), value);
+            keepEventFlags(d, List.of(texts.get(i)));
         }
-        values.put(d.name(), merged(d, d.parse(List.of(value))));
-        keepEventFlags(d, List.of(value));
         parseHotValues();
-        listeners.forEach(l -> l.accept(d.name()));
+        List<String> applied = new ArrayList<>();
+        for (String name : old.keySet()) {
+            Runnable apply = appliers.get(name);
+            if (apply == null || old.get(name).equals(values.get(name))) {
+                continue;
+            }
+            // Listed first: a failed step is also run again with the old value (Redis's restoreBackupConfig).
+            applied.add(name);
+            try {
+                apply.run();
+            } catch (IllegalArgumentException e) {
+                log.warn("Failed applying new configuration. Possibly related to new {} setting. Restoring previous "
+                        + "settings.", name);
+                old.forEach(values::put);
+                parseHotValues();
+                for (String done : applied) {
+                    try {
+                        appliers.get(done).run();
+                    } catch (IllegalArgumentException again) {
+                        log.warn("Failed applying restored {} configuration: {}", done, again.getMessage());
+                    }
+                }
+                throw new ApplyException(name, e.getMessage());
+            }
+        }
+        old.keySet().forEach(name -> listeners.forEach(l -> l.accept(name)));
+    }
+
+    /** A directive's new value could not take effect (Redis's apply function failed). */
+    public static final class ApplyException extends IllegalArgumentException {
+        private final String directive;
+
+        ApplyException(String directive, String reason) {
+            super(reason);
+            this.directive = directive;
+        }
+
+        public String directive() {
+            return directive;
+        }
+    }
+
+    /**
+     * Makes CONFIG SET of {@code name} take effect before it answers: {@code apply} reads the new
+     * value from this config and throws {@link IllegalArgumentException} with Redis's reason when
+     * it cannot (a port already in use).
+     */
+    public void applyWith(String name, Runnable apply) {
+        appliers.put(name, apply);
     }
 
     /** REPLICAOF changed the primary ("host port", or "" for none): CONFIG GET and CONFIG REWRITE show it. */

@@ -83,8 +83,8 @@ class ConfigCommandTest {
 
     @Test
     void setImmutableDirectiveIsAnError() {
-        assertThat(kvd.call("CONFIG", "SET", "port", "1"))
-                .isEqualTo("-ERR CONFIG SET failed (possibly related to argument 'port') - can't set immutable config\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "databases", "1"))
+                .isEqualTo("-ERR CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config\r\n");
     }
 
     @Test
