@@ -400,22 +400,9 @@ public final class KvdServer implements AutoCloseable {
         }
     }
 
-    /**
-     * SIGTERM and SIGINT: as Redis's prepareForShutdown, a running BGSAVE is abandoned and, with
-     * save points set, the final snapshot written first; if it fails the server keeps running.
-     */
-    public void stopAfterFinalSave() {
-        loop.execute(() -> {
-            state.rdb().close();
-            if (state.rdb().hasSavePoints()) {
-                log.info("Saving the final RDB snapshot before exiting.");
-                if (!state.rdb().save()) {
-                    log.warn("Error trying to save the DB, can't exit.");
-                    return;
-                }
-            }
-            closeAsync();
-        });
+    /** SIGTERM or SIGINT ({@code signal} names it): the shutdown SHUTDOWN makes, with the directive's flags. */
+    public void signalled(String signal) {
+        loop.execute(() -> state.shutdownSequence().signalled(signal));
     }
 
     private static long perRecord(long nanos, long records) {
@@ -478,6 +465,7 @@ public final class KvdServer implements AutoCloseable {
             flush.commitFromCron();
             rewriter.cron(now);
             state.rdb().cron(now);
+            state.shutdownSequence().cron(now);
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 

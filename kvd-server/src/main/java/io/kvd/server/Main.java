@@ -17,7 +17,6 @@ import sun.misc.Signal;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -65,17 +64,17 @@ public final class Main {
         // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
         // Handled from before the start (an AOF replay may take a while): a signal that comes
         // before the server runs stops it as soon as it does.
-        AtomicBoolean stopRequested = new AtomicBoolean();
+        AtomicReference<String> stopRequested = new AtomicReference<>();
         AtomicReference<KvdServer> running = new AtomicReference<>();
-        Runnable stop = () -> {
-            stopRequested.set(true);
-            KvdServer started = running.get();
-            if (started != null) {
-                started.stopAfterFinalSave();
-            }
-        };
-        Signal.handle(new Signal("TERM"), s -> stop.run());
-        Signal.handle(new Signal("INT"), s -> stop.run());
+        for (String signal : new String[] {"TERM", "INT"}) {
+            Signal.handle(new Signal(signal), s -> {
+                stopRequested.set("SIG" + signal);
+                KvdServer started = running.get();
+                if (started != null) {
+                    started.signalled("SIG" + signal);
+                }
+            });
+        }
         KvdServer server;
         try {
             server = KvdServer.start(config);
@@ -86,8 +85,8 @@ public final class Main {
         }
         running.set(server);
         Daemon.announceReady();
-        if (stopRequested.get()) {
-            server.stopAfterFinalSave();
+        if (stopRequested.get() != null) {
+            server.signalled(stopRequested.get());
         }
         server.closed().join();
         System.exit(0);

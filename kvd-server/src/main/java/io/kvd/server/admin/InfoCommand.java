@@ -124,11 +124,16 @@ public final class InfoCommand {
                 .field("config_file", server.config().configFile() == null ? "" : server.config().configFile())
                 // Every client's reads and writes are the event loop's: kvd has no I/O threads.
                 .field("io_threads_active", 0);
+        long shutdownIn = server.shutdownSequence().millisecondsLeft(System.currentTimeMillis());
+        if (shutdownIn >= 0) {
+            s.field("shutdown_in_milliseconds", shutdownIn);
+        }
     }
 
     private static void clients(ServerState server, Section s) {
         ClientBufferPeaks peaks = server.clientBufferPeaks();
-        s.field("connected_clients", server.clients().size())
+        // As Redis: replicas are counted apart, in connected_slaves.
+        s.field("connected_clients", server.clients().size() - server.replication().replicaCount())
                 // Redis's count of cluster bus links; kvd's static cluster has no bus.
                 .field("cluster_connections", 0)
                 .field("maxclients", server.config().maxclients())
@@ -145,6 +150,7 @@ public final class InfoCommand {
      */
     private static void memory(ServerState server, Section s) {
         ServerMemory.Overhead o = MemoryCommand.overhead(server);
+        Replication replication = server.replication();
         s.field("used_memory", o.total()).field("used_memory_human", bytesToHuman(o.total()))
                 .field("used_memory_rss", o.rss()).field("used_memory_rss_human", bytesToHuman(o.rss()))
                 .field("used_memory_peak", o.peak()).field("used_memory_peak_human", bytesToHuman(o.peak()))
@@ -175,9 +181,10 @@ public final class InfoCommand {
                 .field("mem_fragmentation_bytes", o.fragmentationBytes())
                 // Everything but the store: maxmemory bounds the store alone (docs/configuration.md).
                 .field("mem_not_counted_for_evict", o.clientsNormal() + o.aofBuffer())
-                .field("mem_replication_backlog", 0)
-                .field("mem_total_replication_buffers", 0)
-                .field("mem_clients_slaves", 0)
+                .field("mem_replication_backlog", replication.backlogMemory())
+                // Redis's replicas share one buffer with the backlog; kvd's backlog is a ring of its own.
+                .field("mem_total_replication_buffers", replication.backlogMemory() + replication.replicaOutputMemory())
+                .field("mem_clients_slaves", replication.replicaOutputMemory())
                 .field("mem_clients_normal", o.clientsNormal())
                 .field("mem_cluster_links", 0)
                 .field("mem_aof_buffer", o.aofBuffer())

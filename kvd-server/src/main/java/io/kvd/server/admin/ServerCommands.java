@@ -2,19 +2,17 @@ package io.kvd.server.admin;
 
 import io.kvd.server.client.AofRewriteStatus;
 import io.kvd.server.client.Client;
+import io.kvd.server.client.Shutdown;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
 import io.kvd.server.rdb.RdbPersistence;
 import io.kvd.server.store.Databases;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 
 /** Whole-server commands: TIME, DBSIZE, FLUSHDB, FLUSHALL, SHUTDOWN, BGREWRITEAOF, MONITOR. */
 public final class ServerCommands {
-    private static final Logger log = LoggerFactory.getLogger(ServerCommands.class);
 
     private ServerCommands() {
     }
@@ -81,59 +79,50 @@ public final class ServerCommands {
 
     /**
      * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT], as Redis 7.0's shutdownCommand: no reply when it
-     * succeeds; the connection closes with the server. No shutdown ever waits for replicas, so
-     * ABORT finds none in progress. With save points set (and no NOSAVE), or SAVE, the final
-     * snapshot is written first; if it fails the server stays up unless FORCE.
+     * succeeds (the connection closes with the server); while the server waits for its replicas
+     * ({@link Shutdown}) the client waits too, and ABORT ends the wait.
      */
     public static void shutdown(Client client, byte[][] argv) {
         boolean save = false;
         boolean nosave = false;
+        boolean now = false;
         boolean force = false;
-        boolean flags = false;
         boolean abort = false;
         for (int i = 1; i < argv.length; i++) {
             if (Args.is(argv[i], "nosave")) {
                 nosave = true;
             } else if (Args.is(argv[i], "save")) {
                 save = true;
+            } else if (Args.is(argv[i], "now")) {
+                now = true;
             } else if (Args.is(argv[i], "force")) {
                 force = true;
             } else if (Args.is(argv[i], "abort")) {
                 abort = true;
-                continue;
-            } else if (!Args.is(argv[i], "now")) {
+            } else {
                 throw new CommandError(Errors.SYNTAX);
             }
-            flags = true;
         }
-        if (save && nosave || abort && flags) {
+        if (save && nosave || abort && (save || nosave || now || force)) {
             throw new CommandError(Errors.SYNTAX);
         }
+        Shutdown shutdown = client.server().shutdownSequence();
         if (abort) {
-            throw new CommandError("ERR No shutdown in progress.");
+            if (!shutdown.abort()) {
+                throw new CommandError("ERR No shutdown in progress.");
+            }
+            client.reply().ok();
+            return;
+        }
+        if (!now && !client.mayBlock()) {
+            throw new CommandError("ERR SHUTDOWN without NOW or ABORT isn't allowed for DENY BLOCKING client");
         }
         // As Redis: a script past busy-reply-threshold is only abandoned without saving.
         String busy = client.server().scripting().busyError();
         if (busy != null && !nosave) {
             throw new CommandError(busy);
         }
-        log.warn("User requested shutdown...");
-        RdbPersistence rdb = client.server().rdb();
-        // As Redis's prepareForShutdown: a running BGSAVE is abandoned, then with save points
-        // (unless NOSAVE) or SAVE the final snapshot is written, or the shutdown refused unless FORCE.
-        rdb.close();
-        if (save || rdb.hasSavePoints() && !nosave) {
-            log.info("Saving the final RDB snapshot before exiting.");
-            if (!rdb.save()) {
-                if (!force) {
-                    log.warn("Error trying to save the DB, can't exit.");
-                    log.warn("Errors trying to shut down the server. Check the logs for more information.");
-                    throw new CommandError("ERR Errors trying to SHUTDOWN. Check logs.");
-                }
-                log.warn("Error trying to save the DB. Exit anyway.");
-            }
-        }
-        client.server().shutdown();
+        shutdown.requestedBy(client, new Shutdown.Flags(save, nosave, now, force));
     }
 
     /**

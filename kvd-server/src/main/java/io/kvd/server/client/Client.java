@@ -505,6 +505,7 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
         server.tracking().disable(this);
         server.blockedClients().disconnected(this);
         server.pause().disconnected(this);
+        server.shutdownSequence().disconnected(this);
     }
 
     /**

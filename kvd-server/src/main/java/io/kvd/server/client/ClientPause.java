@@ -26,6 +26,8 @@ public final class ClientPause {
     private ScheduledFuture<?> end;
     /** A FAILOVER runs: writes wait until it ends, whatever CLIENT PAUSE/UNPAUSE do (Redis's PAUSE_DURING_FAILOVER). */
     private boolean failover;
+    /** A SHUTDOWN waits for replicas: likewise (Redis's PAUSE_DURING_SHUTDOWN). */
+    private boolean shutdown;
 
     ClientPause(ServerState server) {
         this.server = server;
@@ -41,12 +43,21 @@ public final class ClientPause {
     }
 
     private Type effectiveType() {
-        return failover && type == Type.OFF ? Type.WRITE : type;
+        return (failover || shutdown) && type == Type.OFF ? Type.WRITE : type;
     }
 
     /** FAILOVER holds writes from its start to its end, or releases them. */
     public void pauseForFailover(boolean paused) {
         failover = paused;
+        expiryFollowsPause();
+        if (!paused) {
+            releaseHeld();
+        }
+    }
+
+    /** A SHUTDOWN holds writes while it waits for replicas, or releases them when it is cancelled. */
+    public void pauseForShutdown(boolean paused) {
+        shutdown = paused;
         expiryFollowsPause();
         if (!paused) {
             releaseHeld();

@@ -58,6 +58,7 @@ public final class ServerState {
     private final ErrorStats errorStats = new ErrorStats();
     private final CommandStats commandStats = new CommandStats(errorStats);
     private final ClientPause pause = new ClientPause(this);
+    private final Shutdown shutdownSequence = new Shutdown(this);
     private final InstantaneousMetric opsPerSecond = new InstantaneousMetric();
     private final InstantaneousMetric inputBytesPerSecond = new InstantaneousMetric();
     private final InstantaneousMetric outputBytesPerSecond = new InstantaneousMetric();
@@ -258,11 +259,16 @@ public final class ServerState {
 
     /** INFO's blocked_clients: clients waiting in a blocking command or for a CLIENT PAUSE to end. */
     public long blockedClientCount() {
-        return keyWatchers.blocked().count() + pause.heldCount();
+        return keyWatchers.blocked().count() + pause.heldCount() + shutdownSequence.waitingCount();
     }
 
     public ClientPause pause() {
         return pause;
+    }
+
+    /** SHUTDOWN and the stop signals, with their wait for replicas. */
+    public Shutdown shutdownSequence() {
+        return shutdownSequence;
     }
 
     /** Whether a CLIENT PAUSE runs: keys then do not expire actively (Redis pauses its expire cycle). */

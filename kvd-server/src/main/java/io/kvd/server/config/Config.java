@@ -230,6 +230,8 @@ public final class Config {
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
                 "replica-announce-port", BIND_SOURCE_ADDR));
+        // And SHUTDOWN's, which client.Shutdown reads.
+        INERT.removeAll(Set.of("shutdown-timeout", "shutdown-on-sigint", "shutdown-on-sigterm"));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }

@@ -564,6 +564,36 @@ public final class Replication {
         return count;
     }
 
+    /** Replicas connected, in any state. */
+    public int replicaCount() {
+        return replicas.size();
+    }
+
+    /**
+     * The replicas that have not acknowledged every write so far, each as Redis's finishShutdown
+     * describes one: "ip:port reported offset N behind master, lag=S, state=online".
+     */
+    public List<String> laggingReplicas() {
+        long offset = offsetWithPending();
+        long nowMs = System.currentTimeMillis();
+        List<String> lagging = new ArrayList<>();
+        for (ConnectedReplica replica : replicas) {
+            if (replica.ackOffset < offset) {
+                long lag = replica.state == ConnectedReplica.State.ONLINE ? (nowMs - replica.ackTimeMs) / 1000 : 0;
+                lagging.add(replicaName(replica) + " reported offset " + (offset - replica.ackOffset)
+                        + " behind master, lag=" + lag + ", state=" + replica.state.infoName);
+            }
+        }
+        return lagging;
+    }
+
+    /** REPLCONF GETACK * to every replica, so they acknowledge without waiting for their second's ACK. */
+    public void requestAcknowledgements() {
+        if (!replicas.isEmpty()) {
+            feedOwn(GETACK);
+        }
+    }
+
     /** The offset a WAIT issued now waits for: every write so far, those not yet fed included. */
     public long offsetWithPending() {
         return offset() + commandLog.unreplicatedBytes();
@@ -865,6 +895,23 @@ public final class Replication {
 
     public long backlogHeld() {
         return backlog == null ? 0 : backlog.held();
+    }
+
+    /** INFO's mem_replication_backlog: the backlog's ring, allocated whole at its size. */
+    public long backlogMemory() {
+        return backlog == null ? 0 : backlog.size();
+    }
+
+    /**
+     * INFO's mem_clients_slaves: the stream and snapshot bytes queued for replicas and not yet
+     * taken by their sockets (in Redis 7.0, their share of the replication buffer).
+     */
+    public long replicaOutputMemory() {
+        long bytes = 0;
+        for (ConnectedReplica replica : replicas) {
+            bytes += replica.outputBytes();
+        }
+        return bytes;
     }
 
     /** One {@code slaveN} value of INFO replication. */
