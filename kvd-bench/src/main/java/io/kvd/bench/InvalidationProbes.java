@@ -62,7 +62,13 @@ final class InvalidationProbes {
         if (repliedAt[probe] == 0) {
             earlyArrivals[probe]++;
         } else if (recording) {
-            latencyNanos.recordValue(now - repliedAt[probe]);
+            // Read before the reply, though the writer took the lock first.
+            long latency = now - repliedAt[probe];
+            if (latency < 0) {
+                beforeReply++;
+                latency = 0;
+            }
+            latencyNanos.recordValue(latency);
         }
     }
 

@@ -63,6 +63,11 @@ final class TrackingCommand implements Callable<Integer> {
             description = "SETs in flight per writer (default: ${DEFAULT-VALUE}).")
     private int pipeline;
 
+    @Option(names = "--rate", defaultValue = "0",
+            description = "Most SETs per second over all writers, so that both servers carry the same load and their"
+                    + " latencies compare; 0 for as many as the servers answer (default: ${DEFAULT-VALUE}).")
+    private int rate;
+
     @Option(names = {"-d", "--data-size"}, defaultValue = "16", description = "Value size in bytes (default: ${DEFAULT-VALUE}).")
     private int dataSize;
 
@@ -143,8 +148,7 @@ final class TrackingCommand implements Callable<Integer> {
     private static TrackingResult round(Kind kind, ServerBinaries binaries, Path dir, TrackingSettings settings)
             throws IOException, InterruptedException, ServerProcess.StartFailure {
         try (ServerProcess server = ServerProcess.start(kind, binaries, dir, Map.of("appendonly", "no"))) {
-            Long jvmPid = kind == Kind.KVD ? server.pid() : null;
-            return new TrackingRun(server.address(), settings, jvmPid).run(kind.label());
+            return new TrackingRun(server.address(), settings, server.pid(), kind == Kind.KVD).run(kind.label());
         }
     }
 
@@ -161,6 +165,9 @@ final class TrackingCommand implements Callable<Integer> {
         row(table, "invalidation p50 ms", "%.3f", kvd, redis, r -> r.latencyMillis(50), true);
         row(table, "invalidation p99 ms", "%.3f", kvd, redis, r -> r.latencyMillis(99), true);
         row(table, "invalidation max ms", "%.3f", kvd, redis, TrackingResult::maxLatencyMillis, true);
+        row(table, "server CPU µs per SET", "%.1f", kvd, redis, TrackingResult::serverMicrosPerSet, true);
+        row(table, "server CPU (cores)", "%.2f", kvd, redis, TrackingResult::serverCores, false);
+        row(table, "kvbench CPU (cores)", "%.2f", kvd, redis, TrackingResult::clientCores, false);
         row(table, "table B/item", "%.1f", kvd, redis, TrackingResult::bytesPerItem, true);
         row(table, "load average", "%.2f", kvd, redis, r -> r.loadAverage() == null ? Double.NaN : r.loadAverage(), false);
         return table.toString();
@@ -201,7 +208,10 @@ final class TrackingCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "-r must be at least " + InvalidationProbes.EVERY
                     + ": one key in " + InvalidationProbes.EVERY + " is a probe key");
         }
-        return new TrackingSettings(clients, keyRange, minReads, maxReads, writers, pipeline, dataSize, warmup,
+        if (rate < 0) {
+            throw new ParameterException(spec.commandLine(), "--rate must be 0 or more, not " + rate);
+        }
+        return new TrackingSettings(clients, keyRange, minReads, maxReads, writers, pipeline, rate, dataSize, warmup,
                 duration, probeInterval, settle, seed);
     }
 

@@ -13,7 +13,12 @@ import java.util.Locale;
 record TrackingResult(String server, TrackingSettings settings, long trackedKeys, long trackedItems,
                       double setsPerSecond, double invalidationsPerSecond, Histogram latencyNanos, long beforeReply,
                       long usedMemoryBefore, long usedMemoryAfter, Long heapBefore, Long heapAfter,
-                      Double loadAverage) {
+                      double serverCores, double clientCores, Double loadAverage) {
+
+    /** The server's CPU time per SET, the invalidations it sent and the re-reads they caused included. */
+    double serverMicrosPerSet() {
+        return serverCores / setsPerSecond * 1e6;
+    }
 
     /** The table's bytes per tracked item (a key and a client that may cache it): heap for kvd, used_memory else. */
     double bytesPerItem() {
@@ -38,11 +43,12 @@ record TrackingResult(String server, TrackingSettings settings, long trackedKeys
         return String.format(Locale.ROOT, "tracking %s: %d clients tracking %d items over %d keys;"
                         + " SET %.0f ops/s (%d conns, P%d) with %.0f invalidations/s;"
                         + " invalidation after the SET's reply: p50 %.3f p99 %.3f max %.3f ms"
-                        + " (%d samples, %d read before the reply); table %.1f B/item (%s; used_memory %+d B);"
-                        + " load average %s",
+                        + " (%d samples, %d read before the reply); server CPU %.2f cores (%.1f µs per SET),"
+                        + " kvbench %.2f; table %.1f B/item (%s; used_memory %+d B); load average %s",
                 server, settings.clients(), trackedItems, trackedKeys, setsPerSecond, settings.writers(),
                 settings.pipeline(), invalidationsPerSecond, latencyMillis(50), latencyMillis(99), maxLatencyMillis(),
-                latencyNanos.getTotalCount(), beforeReply, bytesPerItem(), memorySource(),
+                latencyNanos.getTotalCount(), beforeReply, serverCores, serverMicrosPerSet(), clientCores,
+                bytesPerItem(), memorySource(),
                 usedMemoryAfter - usedMemoryBefore, loadAverage);
     }
 
@@ -51,6 +57,7 @@ record TrackingResult(String server, TrackingSettings settings, long trackedKeys
                 .field("clients", settings.clients()).field("key_range", settings.keyRange())
                 .field("min_reads", settings.minReads()).field("max_reads", settings.maxReads())
                 .field("writers", settings.writers()).field("pipeline", settings.pipeline())
+                .field("rate", settings.rate())
                 .field("duration_s", settings.duration().toMillis() / 1e3)
                 .field("tracking_total_keys", trackedKeys).field("tracking_total_items", trackedItems)
                 .field("sets_per_sec", setsPerSecond).field("invalidations_per_sec", invalidationsPerSecond)
@@ -60,6 +67,7 @@ record TrackingResult(String server, TrackingSettings settings, long trackedKeys
                 .field("used_memory_before", usedMemoryBefore).field("used_memory_after", usedMemoryAfter)
                 .field("heap_before", heapBefore).field("heap_after", heapAfter)
                 .field("bytes_per_item", bytesPerItem()).field("memory_source", memorySource())
+                .field("server_cpu_cores", serverCores).field("client_cpu_cores", clientCores)
                 .field("load_average", loadAverage);
     }
 }

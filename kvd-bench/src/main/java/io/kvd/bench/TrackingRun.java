@@ -36,13 +36,16 @@ final class TrackingRun {
 
     private final ServerAddress server;
     private final TrackingSettings settings;
-    /** The server's pid when it is a JVM (kvd) on this machine, whose heap is read; null otherwise. */
-    private final Long jvmPid;
+    /** The server's process on this machine, whose CPU time is read. */
+    private final long serverPid;
+    /** Whether the server is a JVM (kvd), whose live heap is read. */
+    private final boolean jvm;
 
-    TrackingRun(ServerAddress server, TrackingSettings settings, Long jvmPid) {
+    TrackingRun(ServerAddress server, TrackingSettings settings, long serverPid, boolean jvm) {
         this.server = server;
         this.settings = settings;
-        this.jvmPid = jvmPid;
+        this.serverPid = serverPid;
+        this.jvm = jvm;
     }
 
     /** @throws IOException when the server refuses a request or a connection fails */
@@ -76,9 +79,10 @@ final class TrackingRun {
 
                 LongAdder replies = new LongAdder();
                 long probeNanos = settings.probeInterval().toNanos();
+                long pacingNanos = settings.rate() == 0 ? 0 : TimeUnit.SECONDS.toNanos(settings.writers()) / settings.rate();
                 for (int i = 0; i < settings.writers(); i++) {
                     TrackingWriter writer = new TrackingWriter(settings.pipeline(), settings.dataSize(),
-                            settings.keyRange(), probes, i == 0 ? probeNanos : 0, replies);
+                            settings.keyRange(), probes, i == 0 ? probeNanos : 0, pacingNanos, replies);
                     writers.add(writer);
                     channels.add(connect(writerLoop, channelType, server, writer));
                 }
@@ -88,11 +92,13 @@ final class TrackingRun {
                 Thread.sleep(settings.warmup().toMillis());
                 probes.recording(true);
                 long start = System.nanoTime();
+                CpuTime cpuAtStart = cpuTime();
                 long repliesAtStart = replies.sum();
                 long invalidatedAtStart = invalidated.sum();
                 Thread.sleep(settings.duration().toMillis());
                 probes.recording(false);
                 double seconds = (System.nanoTime() - start) / 1e9;
+                CpuTime cpu = cpuTime().minus(cpuAtStart);
                 double setsPerSecond = (replies.sum() - repliesAtStart) / seconds;
                 double invalidationsPerSecond = (invalidated.sum() - invalidatedAtStart) / seconds;
                 Double load = ProcFs.loadAverage();
@@ -100,7 +106,8 @@ final class TrackingRun {
                 awaitPhase(writes);
                 return new TrackingResult(label, settings, Long.parseLong(stats.get("tracking_total_keys")),
                         Long.parseLong(stats.get("tracking_total_items")), setsPerSecond, invalidationsPerSecond,
-                        probes.latencyNanos(), probes.beforeReply(), usedBefore, usedAfter, heapBefore, heapAfter, load);
+                        probes.latencyNanos(), probes.beforeReply(), usedBefore, usedAfter, heapBefore, heapAfter,
+                        cpu.server() / seconds, cpu.client() / seconds, load);
             } finally {
                 readers.forEach(TrackingReader::close);
                 writers.forEach(TrackingWriter::close);
@@ -163,7 +170,23 @@ final class TrackingRun {
     }
 
     private Long heap() throws IOException, InterruptedException {
-        return jvmPid == null ? null : JvmHeap.liveBytes(jvmPid);
+        return jvm ? JvmHeap.liveBytes(serverPid) : null;
+    }
+
+    /** CPU seconds the server and this process (all its threads) have used. */
+    private record CpuTime(double server, double client) {
+        CpuTime minus(CpuTime earlier) {
+            return new CpuTime(server - earlier.server, client - earlier.client);
+        }
+    }
+
+    private CpuTime cpuTime() throws IOException {
+        Double server = ProcFs.cpuSeconds(serverPid);
+        Double client = ProcFs.cpuSeconds(ProcessHandle.current().pid());
+        if (server == null || client == null) {
+            throw new IOException("no CPU time in /proc for the server (" + serverPid + ") or this process");
+        }
+        return new CpuTime(server, client);
     }
 
     private static byte[] ascii(String text) {

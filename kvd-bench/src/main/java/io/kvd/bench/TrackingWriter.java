@@ -10,38 +10,46 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A writer of {@code kvbench tracking}: SETs of random keys, {@code pipeline} in flight, topped up
- * after each read, until stopped. A probing writer makes one request in each {@code probeInterval}
+ * after each read, until stopped; when paced, no sooner than one each {@code pacingNanos}. A probing writer makes one request in each {@code probeInterval}
  * a SET of the next probe key instead ({@link InvalidationProbes}); no writer writes a probe key
  * otherwise.
  */
 final class TrackingWriter extends ByteToMessageDecoder {
+    private static final long CATCH_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final RequestTemplate set;
     private final long keyRange;
     private final InvalidationProbes probes;
     /** Nanoseconds between two probes, or 0 for a writer that does not probe. */
     private final long probeIntervalNanos;
     private final LongAdder replies;
+    /** Nanoseconds between two SETs, or 0 for as fast as replies come. */
+    private final long pacingNanos;
     private final SplittableRandom random = new SplittableRandom();
     /** The in-flight requests' keys, oldest first (replies come in request order); -1 for a non-probe. */
     private final long[] probeKeys;
     private int oldest;
     private int inFlight;
     private long nextProbeAt;
+    private long nextSendAt;
+    private boolean wakeScheduled;
     private boolean stopping;
     private RunCompletion phase;
     private ChannelHandlerContext ctx;
 
     TrackingWriter(int pipeline, int dataSize, long keyRange, InvalidationProbes probes, long probeIntervalNanos,
-                   LongAdder replies) {
+                   long pacingNanos, LongAdder replies) {
         this.set = RequestTemplate.keyed("SET", "key:", "x".repeat(dataSize).getBytes(StandardCharsets.US_ASCII));
         this.keyRange = keyRange;
         this.probes = probes;
         this.probeIntervalNanos = probeIntervalNanos;
         this.replies = replies;
+        this.pacingNanos = pacingNanos;
         this.probeKeys = new long[pipeline];
     }
 
@@ -55,6 +63,7 @@ final class TrackingWriter extends ByteToMessageDecoder {
         ctx.executor().execute(() -> {
             this.phase = phase;
             nextProbeAt = System.nanoTime();
+            nextSendAt = nextProbeAt;
             topUp();
         });
     }
@@ -79,8 +88,14 @@ final class TrackingWriter extends ByteToMessageDecoder {
         if (stopping || count == 0) {
             return;
         }
-        ByteBuf out = ctx.alloc().buffer(count * set.length());
         long now = System.nanoTime();
+        if (pacingNanos > 0) {
+            count = due(count, now);
+            if (count == 0) {
+                return;
+            }
+        }
+        ByteBuf out = ctx.alloc().buffer(count * set.length());
         for (int i = 0; i < count; i++) {
             long key;
             long probeKey = -1;
@@ -97,6 +112,23 @@ final class TrackingWriter extends ByteToMessageDecoder {
             probeKeys[(oldest + inFlight++) % probeKeys.length] = probeKey;
         }
         ctx.writeAndFlush(out, ctx.voidPromise());
+    }
+
+    /** How many of {@code room} SETs are due at {@code now}; wakes this writer when the next one is. */
+    private int due(int room, long now) {
+        // A writer woken late (a busy machine) catches up on the last CATCH_UP_NANOS only, so
+        // that both servers get the same rate, without a burst after a long stall.
+        nextSendAt = Math.max(nextSendAt, now - CATCH_UP_NANOS);
+        int due = now < nextSendAt ? 0 : (int) Math.min(room, (now - nextSendAt) / pacingNanos + 1);
+        nextSendAt += due * pacingNanos;
+        if (!wakeScheduled && due < room) {
+            wakeScheduled = true;
+            ctx.executor().schedule(() -> {
+                wakeScheduled = false;
+                topUp();
+            }, nextSendAt - now, TimeUnit.NANOSECONDS);
+        }
+        return due;
     }
 
     @Override

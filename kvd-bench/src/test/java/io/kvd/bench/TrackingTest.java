@@ -61,6 +61,18 @@ class TrackingTest {
     }
 
     @Test
+    void anInvalidationReadBeforeAReplyRecordedFirstCountsAsZero() {
+        InvalidationProbes probes = new InvalidationProbes(1000);
+        probes.recording(true);
+        long key = probes.nextKey();
+        probes.replied(key, 150);
+        probes.invalidated(key, 120);
+
+        assertThat(probes.beforeReply()).isOne();
+        assertThat(probes.latencyNanos().getMaxValue()).isZero();
+    }
+
+    @Test
     void nothingIsRecordedOutsideTheMeasuredWindow() {
         InvalidationProbes probes = new InvalidationProbes(1000);
         long key = probes.nextKey();
