@@ -27,7 +27,7 @@ final class TrackingReader extends ByteToMessageDecoder {
 
     private final long[] keys;
     private final InvalidationProbes probes;
-    /** Keys this loop's readers were told are invalid, and their re-reads, summed across readers. */
+    /** Keys the readers were told are invalid, summed across readers. */
     private final LongAdder invalidated;
     private final RequestTemplate get = RequestTemplate.keyed("GET", "key:");
     private ChannelHandlerContext ctx;
