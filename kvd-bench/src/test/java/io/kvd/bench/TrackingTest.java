@@ -45,6 +45,21 @@ class TrackingTest {
     }
 
     @Test
+    void aPacedRoundRunsToItsEnd() {
+        Path jar = Path.of(System.getProperty("kvd.jar", "../kvd-server/target/kvd.jar"));
+        assumeTrue(Files.isRegularFile(jar), "no kvd.jar at " + jar.toAbsolutePath() + ": build kvd-server first");
+        Cli cli = new Cli();
+
+        int exitCode = cli.run("tracking", "--rounds", "1", "-c", "20", "-r", "1000", "--min-reads", "10",
+                "--max-reads", "50", "-w", "2", "-P", "4", "--rate", "500", "--warmup", "200ms", "--duration", "1s",
+                "--probe-interval", "20ms", "--settle", "0s", "--kvd-jar", jar.toString(),
+                "--kvd-jvm-options", "none", "--redis-server", "none");
+
+        assertThat(exitCode).as(cli.err.toString()).isZero();
+        assertThat(cli.out.toString()).startsWith("round 1: tracking kvd: 20 clients tracking ");
+    }
+
+    @Test
     void anInvalidationReadBeforeItsWritesReplyCountsAsZero() {
         InvalidationProbes probes = new InvalidationProbes(1000);
         probes.recording(true);
