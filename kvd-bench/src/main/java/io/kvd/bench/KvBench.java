@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 
 /** The {@code kvbench} command line; option names and defaults follow redis-benchmark's where it has one. */
 @Command(name = "kvbench", sortOptions = false, usageHelpAutoWidth = true, subcommands = {SuiteCommand.class, PlotCommand.class, SlowlorisCommand.class,
-        FairnessCommand.class, SoakCommand.class},
+        FairnessCommand.class, SoakCommand.class, TrackingCommand.class},
         description = "A pipelined closed-loop RESP load generator: every connection keeps up to -P requests in flight.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed without error replies (or --allow-errors)",

@@ -66,12 +66,12 @@ final class SuiteCommand implements Callable<Integer> {
             err.println("kvbench suite: no kvd.jar at " + kvdJar.toAbsolutePath() + "; build kvd-server or pass --kvd-jar");
             return 2;
         }
-        Path jvmOptions = kvdJvmOptions();
+        Path jvmOptions = kvdJvmOptions(kvdJvmOptions);
         if (jvmOptions != null && !Files.isRegularFile(jvmOptions)) {
             err.println("kvbench suite: no JVM options file at " + jvmOptions.toAbsolutePath());
             return 2;
         }
-        Path redis = redisServer();
+        Path redis = redisServer(redisServer);
         if (redis == null) {
             err.println("kvbench suite: no redis-server; measuring kvd alone");
         }
@@ -97,7 +97,8 @@ final class SuiteCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Path kvdJvmOptions() {
+    /** The JVM options file for {@code --kvd-jvm-options}'s value (null when not given), null for none. */
+    static Path kvdJvmOptions(String kvdJvmOptions) {
         if (kvdJvmOptions == null) {
             Path shipped = Path.of("config", "jvm.options");
             return Files.isRegularFile(shipped) ? shipped : null;
@@ -105,7 +106,8 @@ final class SuiteCommand implements Callable<Integer> {
         return "none".equals(kvdJvmOptions) ? null : Path.of(kvdJvmOptions);
     }
 
-    private Path redisServer() {
+    /** redis-server for {@code --redis-server}'s value (null when not given: the PATH's), null for none. */
+    static Path redisServer(String redisServer) {
         if ("none".equals(redisServer)) {
             return null;
         }

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.IntStream;
 
 import static io.kvd.server.client.Command.Flag.*;
 
@@ -444,8 +443,16 @@ public final class Dispatcher {
         }
     }
 
+    /** first, first + step, ... up to last; a loop, not a stream: every tracked read asks for its key's position. */
     private static int[] range(int first, int last, int step) {
-        return IntStream.iterate(first, i -> i <= last, i -> i + step).toArray();
+        if (last < first) {
+            return new int[0];
+        }
+        int[] positions = new int[(last - first) / step + 1];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = first + i * step;
+        }
+        return positions;
     }
 
     /**

@@ -7,7 +7,6 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -148,16 +147,13 @@ public final class Tracking {
     private static final byte[] REDIR_BROKEN = "tracking-redir-broken".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL_RESP2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL_RESP3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
-    /** Redis's rax of ids orders them by their bytes in memory: little-endian, so by low byte first. */
-    private static final Comparator<Long> ID_ORDER =
-            (a, b) -> Long.compareUnsigned(Long.reverseBytes(a), Long.reverseBytes(b));
     /** Keys evicted from the table per over-limit call, times the calls that stayed over it (Redis's effort). */
     private static final int EFFORT = 100;
 
     private final LongFunction<Client> clients;
     private final Runnable activated;
     /** Key to the ids of the clients that may cache it, oldest first (what the table's limit evicts first). */
-    private final LinkedHashMap<Key, Set<Long>> table = new LinkedHashMap<>();
+    private final LinkedHashMap<Key, ClientIds> table = new LinkedHashMap<>();
     private long totalItems;
     private final TreeMap<byte[], Prefix> prefixes = new TreeMap<>(Arrays::compareUnsigned);
     private final Set<Client> trackingClients = new LinkedHashSet<>();
@@ -354,7 +350,7 @@ public final class Tracking {
         Client client = current;
         for (byte[] key : pending) {
             if (client != null && client.trackingMode() != null) {
-                send(client, key == null ? nullValue(client) : keyValue(key));
+                send(client, new Message(key == null ? nullValue(client) : keyValue(key)));
             }
         }
         pending.clear();
@@ -371,9 +367,9 @@ public final class Tracking {
                 || mode.optin && !mode.caching || mode.optout && mode.caching) {
             return;
         }
-        Long id = client.id();
+        long id = client.id();
         for (int position : positions) {
-            if (table.computeIfAbsent(new Key(argv[position]), k -> new TreeSet<>(ID_ORDER)).add(id)) {
+            if (table.computeIfAbsent(new Key(argv[position]), k -> new ClientIds()).add(id)) {
                 totalItems++;
             }
         }
@@ -406,13 +402,14 @@ public final class Tracking {
         if (bcast && !prefixes.isEmpty()) {
             rememberToBroadcast(key, writer);
         }
-        Set<Long> ids = table.remove(new Key(key));
+        ClientIds ids = table.remove(new Key(key));
         if (ids == null) {
             return;
         }
         totalItems -= ids.size();
-        for (long id : ids) {
-            Client target = clients.apply(id);
+        Message message = null;
+        for (int i = 0; i < ids.size(); i++) {
+            Client target = clients.apply(ids.get(i));
             Mode mode = target == null ? null : target.trackingMode();
             if (mode == null || mode.bcast || mode.noloop && target == current) {
                 continue;
@@ -420,7 +417,10 @@ public final class Tracking {
             if (target == current && executing > 0) {
                 pending.add(key);
             } else {
-                send(target, keyValue(key));
+                if (message == null) {
+                    message = new Message(keyValue(key));
+                }
+                send(target, message);
             }
         }
     }
@@ -450,10 +450,11 @@ public final class Tracking {
                 continue;
             }
             byte[] all = keysValue(prefix.keys, null);
+            Message allMessage = new Message(all);
             for (Client client : prefix.clients) {
                 byte[] value = client.trackingMode().noloop ? keysValue(prefix.keys, client) : all;
                 if (value != null) {
-                    send(client, value);
+                    send(client, value == all ? allMessage : new Message(value));
                 }
             }
             prefix.keys = new TreeMap<>(Arrays::compareUnsigned);
@@ -498,12 +499,48 @@ public final class Tracking {
     }
 
     /**
-     * Redis's sendTrackingMessage: the invalidation {@code value} (an encoded array of keys, or a
-     * null) to the client, or to the client it redirects to: a push in RESP3, a pub/sub message
-     * to a RESP2 client subscribed (to anything), nothing otherwise. When the client redirected
-     * to is gone, a RESP3 client is told so instead.
+     * An invalidation's value (an encoded array of keys, or a null) and the frames that carry it,
+     * each encoded once however many clients it goes to.
      */
-    private void send(Client client, byte[] value) {
+    private static final class Message {
+        private final byte[] value;
+        private ByteBuf push;
+        private ByteBuf pubsub;
+
+        Message(byte[] value) {
+            this.value = value;
+        }
+
+        /** The push, as the RESP2 array {@link Client#deliverPush} takes: {@code invalidate value}. */
+        ByteBuf push() {
+            if (push == null) {
+                push = Unpooled.buffer(value.length + 24);
+                RespWriter.writeArrayHeader(push, 2);
+                RespWriter.writeBulk(push, INVALIDATE);
+                push.writeBytes(value);
+            }
+            return push;
+        }
+
+        /** The pub/sub message on {@code __redis__:invalidate}, for a RESP2 client redirected to. */
+        ByteBuf pubsub() {
+            if (pubsub == null) {
+                pubsub = Unpooled.buffer(value.length + 48);
+                RespWriter.writeArrayHeader(pubsub, 3);
+                RespWriter.writeBulk(pubsub, MESSAGE);
+                RespWriter.writeBulk(pubsub, CHANNEL);
+                pubsub.writeBytes(value);
+            }
+            return pubsub;
+        }
+    }
+
+    /**
+     * Redis's sendTrackingMessage: the invalidation to the client, or to the client it redirects
+     * to: a push in RESP3, a pub/sub message to a RESP2 client subscribed (to anything), nothing
+     * otherwise. When the client redirected to is gone, a RESP3 client is told so instead.
+     */
+    private void send(Client client, Message message) {
         Mode mode = client.trackingMode();
         Client target = client;
         boolean redirected = mode.redirect != 0;
@@ -521,19 +558,11 @@ public final class Tracking {
                 return;
             }
         }
-        ByteBuf frame = Unpooled.buffer(value.length + 48);
         if (target.protocol() > 2) {
-            RespWriter.writeArrayHeader(frame, 2);
-            RespWriter.writeBulk(frame, INVALIDATE);
+            target.deliverPush(message.push());
         } else if (redirected && target.isSubscribed()) {
-            RespWriter.writeArrayHeader(frame, 3);
-            RespWriter.writeBulk(frame, MESSAGE);
-            RespWriter.writeBulk(frame, CHANNEL);
-        } else {
-            return;
+            target.deliverPush(message.pubsub());
         }
-        frame.writeBytes(value);
-        target.deliverPush(frame);
     }
 
     /**
@@ -545,7 +574,7 @@ public final class Tracking {
             if (client == current) {
                 pending.add(null);
             } else {
-                send(client, nullValue(client));
+                send(client, new Message(nullValue(client)));
             }
         }
         table.clear();
