@@ -55,7 +55,7 @@ public final class KvdServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final ServerEventLoop loop;
     private final ServerState state;
-    private final CommandTable commands = new CommandTable();
+    private final CommandTable commands;
     private AppendOnlyFile aof;
     private AofRewriter rewriter;
     private IterationFlush flush;
@@ -73,6 +73,7 @@ public final class KvdServer implements AutoCloseable {
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
+        this.commands = new CommandTable(config.commandRenames());
         this.group = ServerEventLoop.group(transport.ioHandlerFactory());
         this.loop = (ServerEventLoop) group.next();
         Databases databases = new Databases(config.databases(), System.nanoTime(), config.encodingLimits());

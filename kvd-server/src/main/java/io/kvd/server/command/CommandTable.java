@@ -18,6 +18,7 @@ import io.kvd.server.client.Command;
 import io.kvd.server.client.CommandHandler;
 import io.kvd.server.client.Dispatcher;
 import io.kvd.server.client.Subcommands;
+import io.kvd.server.config.Config;
 import io.kvd.server.keyspec.KeyProcedures;
 import io.kvd.server.keyspec.KeyReference;
 import io.kvd.server.protocol.Args;
@@ -26,7 +27,9 @@ import io.kvd.server.scripting.ScriptingCommands;
 
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -329,17 +332,45 @@ public final class CommandTable {
     private static final List<Command> ALL = List.of(COMMANDS);
 
     private final Command[] slots;
+    /** The name each slot's command is known by: its own, or the one rename-command gave it. */
+    private final String[] slotNames;
 
     public CommandTable() {
-        slots = new Command[Integer.highestOneBit(COMMANDS.length * 4) * 2];
+        this(List.of());
+    }
+
+    /**
+     * The table with the configuration's rename-command lines applied in order, as Redis's
+     * config loading applies them to its command dictionary.
+     *
+     * @throws IllegalArgumentException with Redis's text for a name no command has, or a new
+     *                                  name another command already has
+     */
+    public CommandTable(List<Config.CommandRename> renames) {
+        Map<String, Command> byName = new LinkedHashMap<>();
         for (Command c : COMMANDS) {
-            byte[] name = Args.bytes(c.name());
-            int i = hash(name) & (slots.length - 1);
+            byName.put(c.name(), c);
+        }
+        for (Config.CommandRename rename : renames) {
+            Command renamed = byName.remove(rename.name().toLowerCase(Locale.ROOT));
+            if (renamed == null) {
+                throw new IllegalArgumentException(rename.where() + ": No such command in rename-command");
+            }
+            String newName = rename.newName().toLowerCase(Locale.ROOT);
+            if (!newName.isEmpty() && byName.putIfAbsent(newName, renamed) != null) {
+                throw new IllegalArgumentException(rename.where() + ": Target command name already exists");
+            }
+        }
+        slots = new Command[Integer.highestOneBit(COMMANDS.length * 4) * 2];
+        slotNames = new String[slots.length];
+        byName.forEach((name, c) -> {
+            int i = hash(Args.bytes(name)) & (slots.length - 1);
             while (slots[i] != null) {
                 i = (i + 1) & (slots.length - 1);
             }
             slots[i] = c;
-        }
+            slotNames[i] = name;
+        });
     }
 
     /** Every command's name, in table order (what ACL rules name). */
@@ -356,7 +387,7 @@ public final class CommandTable {
     public Command lookup(byte[] name) {
         int i = hash(name) & (slots.length - 1);
         for (Command c; (c = slots[i]) != null; i = (i + 1) & (slots.length - 1)) {
-            if (Args.is(name, c.name())) {
+            if (Args.is(name, slotNames[i])) {
                 return c;
             }
         }

@@ -238,6 +238,7 @@ public final class Config {
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<List<String>> userLines = new ArrayList<>();
+    private final List<CommandRename> commandRenames = new ArrayList<>();
     private Supplier<List<String>> users = this::defaultUserLine;
     /** The file kvd was started from, absolute (Redis's server.configfile); null when none. */
     private Path configFile;
@@ -767,6 +768,20 @@ public final class Config {
     }
 
     /** The {@code user} lines read, each its words after the directive (the name, then the rules), in order. */
+    /**
+     * A {@code rename-command name new-name} line: the command is known by the new name only,
+     * or by none when it is "" (Redis's way to disable one).
+     *
+     * @param where the file and line, for the error that a bad rename stops the start with
+     */
+    public record CommandRename(String name, String newName, String where) {
+    }
+
+    /** The rename-command lines, in the file's order. */
+    public List<CommandRename> commandRenames() {
+        return List.copyOf(commandRenames);
+    }
+
     public List<List<String>> userLines() {
         return List.copyOf(userLines);
     }
@@ -830,6 +845,13 @@ public final class Config {
         String name = words.get(0).toLowerCase(Locale.ROOT);
         if (name.equals("user")) {
             userLines.add(List.copyOf(words.subList(1, words.size())));
+            return;
+        }
+        if (name.equals("rename-command")) {
+            if (words.size() != 3) {
+                throw new ConfigException(where + ": Bad directive or wrong number of arguments");
+            }
+            commandRenames.add(new CommandRename(words.get(1), words.get(2), where));
             return;
         }
         if (name.equals("include")) {

@@ -30,6 +30,17 @@ class ConfigTest {
     }
 
     @Test
+    void renameCommandLinesAreKeptInOrderWithTheirPlace(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("kvd.conf");
+        Files.writeString(file, "rename-command FLUSHALL \"\"\nrename-command CONFIG b840fc02d524045429941cc15f59e41cb7be6c52\n");
+        assertThat(Config.load(file, List.of()).commandRenames()).containsExactly(
+                new Config.CommandRename("FLUSHALL", "", file + ":1"),
+                new Config.CommandRename("CONFIG", "b840fc02d524045429941cc15f59e41cb7be6c52", file + ":2"));
+        Files.writeString(file, "rename-command FLUSHALL\n");
+        assertThatThrownBy(() -> Config.load(file, List.of())).hasMessageContaining("Bad directive or wrong number of arguments");
+    }
+
+    @Test
     void commandLineOptionsOverrideTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("kvd.conf");
         Files.writeString(file, "port 7000\nhz 20\n");
