@@ -45,7 +45,6 @@ import java.util.concurrent.TimeUnit;
 public final class KvdServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KvdServer.class);
     /** Redis's default tcp-backlog. */
-    private static final int BACKLOG = 511;
     /** Each cron tick finishes up to 1 ms of a keyspace resize, as Redis's activerehashing. */
     private static final long REHASH_NANOS_PER_TICK = 1_000_000;
     /** The pause between fast expiry cycles while clients are active: expiry takes at most half. */
@@ -56,6 +55,7 @@ public final class KvdServer implements AutoCloseable {
     private final ServerEventLoop loop;
     private final ServerState state;
     private final CommandTable commands;
+    private final Transport transport;
     private AppendOnlyFile aof;
     private AofRewriter rewriter;
     private IterationFlush flush;
@@ -73,6 +73,7 @@ public final class KvdServer implements AutoCloseable {
 
     private KvdServer(Config config, Transport transport) {
         this.config = config;
+        this.transport = transport;
         this.commands = new CommandTable(config.commandRenames());
         this.group = ServerEventLoop.group(transport.ioHandlerFactory());
         this.loop = (ServerEventLoop) group.next();
@@ -189,7 +190,7 @@ public final class KvdServer implements AutoCloseable {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                .option(ChannelOption.SO_BACKLOG, Integer.parseInt(config.get("tcp-backlog")))
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
@@ -257,7 +258,7 @@ public final class KvdServer implements AutoCloseable {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(transport.domainServerChannel())
-                    .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                    .option(ChannelOption.SO_BACKLOG, Integer.parseInt(config.get("tcp-backlog")))
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
                     .childHandler(connections(null));
             unixListener = bootstrap.bind(transport.domainAddress(path.toString())).sync().channel();
@@ -338,6 +339,10 @@ public final class KvdServer implements AutoCloseable {
             protected void initChannel(Channel ch) {
                 if (tls != null) {
                     ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                }
+                int keepAlive = Integer.parseInt(config.get("tcp-keepalive"));
+                if (keepAlive > 0 && ch.localAddress() instanceof InetSocketAddress) {
+                    transport.keepAlive(ch, keepAlive);
                 }
                 RespDecoder decoder = new RespDecoder(config::protoMaxBulkLen);
                 ch.pipeline().addLast(inputCounter, decoder, new ConnectionHandler(state, commands, flush, loop, decoder));

@@ -1,9 +1,11 @@
 package io.kvd.server;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -14,15 +16,19 @@ import io.netty.channel.kqueue.KQueueServerDomainSocketChannel;
 import io.netty.channel.kqueue.KQueueServerSocketChannel;
 import io.netty.channel.kqueue.KQueueSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+
+import jdk.net.ExtendedSocketOptions;
 
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -55,6 +61,14 @@ enum Transport {
         Class<? extends Channel> socketChannel() {
             return EpollSocketChannel.class;
         }
+
+        @Override
+        void keepAlive(Channel channel, int idleSeconds) {
+            channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            channel.config().setOption(EpollChannelOption.TCP_KEEPIDLE, idleSeconds);
+            channel.config().setOption(EpollChannelOption.TCP_KEEPINTVL, probeInterval(idleSeconds));
+            channel.config().setOption(EpollChannelOption.TCP_KEEPCNT, KEEPALIVE_PROBES);
+        }
     },
     IO_URING {
         @Override
@@ -81,6 +95,14 @@ enum Transport {
         Class<? extends Channel> socketChannel() {
             return IoUringSocketChannel.class;
         }
+
+        @Override
+        void keepAlive(Channel channel, int idleSeconds) {
+            channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            channel.config().setOption(IoUringChannelOption.TCP_KEEPIDLE, idleSeconds);
+            channel.config().setOption(IoUringChannelOption.TCP_KEEPINTVL, probeInterval(idleSeconds));
+            channel.config().setOption(IoUringChannelOption.TCP_KEEPCNT, KEEPALIVE_PROBES);
+        }
     },
     KQUEUE {
         @Override
@@ -106,6 +128,12 @@ enum Transport {
         @Override
         Class<? extends Channel> socketChannel() {
             return KQueueSocketChannel.class;
+        }
+
+        /** kqueue's channels offer no probe timing: the system's keepalive settings apply. */
+        @Override
+        void keepAlive(Channel channel, int idleSeconds) {
+            channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
         }
     },
     NIO {
@@ -134,6 +162,14 @@ enum Transport {
             return NioSocketChannel.class;
         }
 
+        @Override
+        void keepAlive(Channel channel, int idleSeconds) {
+            channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            channel.config().setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), idleSeconds);
+            channel.config().setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), probeInterval(idleSeconds));
+            channel.config().setOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT), KEEPALIVE_PROBES);
+        }
+
         /** The JDK's own address type (Java 16's UNIX domain sockets), which NIO channels take. */
         @Override
         SocketAddress domainAddress(String path) {
@@ -141,8 +177,21 @@ enum Transport {
         }
     };
 
+    /** Redis's anetKeepAlive: a dead peer is found after the idle time and three probes. */
+    private static final int KEEPALIVE_PROBES = 3;
+
     /** The client socket channel, for a replica's link to its primary. */
     abstract Class<? extends Channel> socketChannel();
+
+    /**
+     * {@code tcp-keepalive}, as Redis's anetKeepAlive sets it on each connection: probes after
+     * {@code idleSeconds} of silence, then every third of that, three of them.
+     */
+    abstract void keepAlive(Channel channel, int idleSeconds);
+
+    private static int probeInterval(int idleSeconds) {
+        return Math.max(1, idleSeconds / 3);
+    }
 
     /** Null when this transport can run here, else why not. */
     abstract Throwable unavailabilityCause();

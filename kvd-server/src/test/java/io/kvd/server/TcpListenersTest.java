@@ -7,12 +7,15 @@ import io.kvd.codec.RespReply.SimpleString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** CONFIG SET port and bind move the listening sockets, after Redis's unit/networking. */
 class TcpListenersTest {
@@ -75,5 +78,20 @@ class TcpListenersTest {
             assertThat(other.call("PING")).isEqualTo(PONG);
         }
         assertThat(kvd.port()).isEqualTo(port);
+    }
+
+    @Test
+    void connectionsGetTcpKeepalive() throws Exception {
+        int port = kvd.start("--tcp-keepalive", "7");
+        assumeTrue(new File("/usr/bin/ss").canExecute() || new File("/bin/ss").canExecute(), "ss (iproute2) to look");
+        try (RespConnection client = new RespConnection(port)) {
+            assertThat(client.call("PING")).isEqualTo(PONG);
+            Process ss = new ProcessBuilder("ss", "-tno", "state", "established", "( sport = :" + port + " )")
+                    .redirectErrorStream(true).start();
+            String sockets = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(ss.waitFor()).isZero();
+            // The server's end: probes due within the 7 s of idle time.
+            assertThat(sockets).contains("timer:(keepalive,");
+        }
     }
 }

@@ -232,6 +232,8 @@ public final class Config {
                 "replica-announce-port", BIND_SOURCE_ADDR));
         // And SHUTDOWN's, which client.Shutdown reads.
         INERT.removeAll(Set.of("shutdown-timeout", "shutdown-on-sigint", "shutdown-on-sigterm"));
+        // And the sockets' (KvdServer sets them on the listeners and each connection).
+        INERT.removeAll(Set.of("tcp-backlog", "tcp-keepalive"));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }
