@@ -128,6 +128,18 @@ public final class Main {
             root.addAppender(fileAppender);
             root.detachAppender(console);
         }
+        if (config.get("syslog-enabled").equals("yes")) {
+            if (SyslogAppender.available()) {
+                SyslogAppender syslog = new SyslogAppender(SyslogAppender.DEV_LOG, config.get("syslog-ident"),
+                        config.get("syslog-facility"));
+                syslog.setContext(context);
+                syslog.start();
+                root.addAppender(syslog);
+            } else {
+                LoggerFactory.getLogger(Main.class).warn("syslog-enabled: no UNIX datagram sockets here (the epoll "
+                        + "transport is unavailable), so nothing goes to the system log");
+            }
+        }
     }
 
     /** Redis's verbosity to logback's level: debug, verbose, notice, warning. */

@@ -234,6 +234,8 @@ public final class Config {
         INERT.removeAll(Set.of("shutdown-timeout", "shutdown-on-sigint", "shutdown-on-sigterm"));
         // And the sockets' (KvdServer sets them on the listeners and each connection).
         INERT.removeAll(Set.of("tcp-backlog", "tcp-keepalive"));
+        // And the system log's (Main adds a syslog appender).
+        INERT.removeAll(Set.of("syslog-enabled", "syslog-ident", "syslog-facility"));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }
