@@ -362,12 +362,23 @@ public final class AccessControl {
                         .append(": Unmatched parenthesis in selector definition.");
                 continue;
             }
-            for (String rule : mergeSelectors(rules)) {
+            // As Redis 7.0.15: an unknown command is reported each time, naming the rule; of the
+            // other errors only a line's first, since it may cause those after it.
+            boolean reported = false;
+            for (String merged : mergeSelectors(rules)) {
+                String rule = strip(merged, "\t\r\n");
                 try {
-                    user.apply(strip(rule, "\t\r\n"));
+                    user.apply(rule);
                 } catch (AclException e) {
-                    errors.append(shownName).append(':').append(number).append(": ").append(e.getMessage())
-                            .append(". ");
+                    boolean unknown = e.getMessage().equals(AclException.UNKNOWN_COMMAND);
+                    if (unknown || !reported) {
+                        errors.append(shownName).append(':').append(number).append(": ");
+                        if (unknown) {
+                            errors.append("Error in applying operation '").append(rule).append("': ");
+                        }
+                        errors.append(e.getMessage()).append(". ");
+                        reported |= !unknown;
+                    }
                 }
             }
         }
