@@ -313,18 +313,10 @@ final class Selector {
 
     /** How many commands of the category this selector allows and denies (Redis's ACLCountCategoryBitsForSelector). */
     private long[] countCategory(long category) {
-        long on = 0;
-        long off = 0;
-        for (AclCommands.Entry command : commands.all()) {
-            if (command.has(category)) {
-                if (allowed.get(command.id())) {
-                    on++;
-                } else {
-                    off++;
-                }
-            }
-        }
-        return new long[] {on, off};
+        BitSet in = commands.idsIn(category);
+        BitSet on = (BitSet) allowed.clone();
+        on.and(in);
+        return new long[] {on.cardinality(), in.cardinality() - on.cardinality()};
     }
 
     /**
