@@ -117,8 +117,8 @@ public final class AccessControl {
         List<String> rules = request.subList(3, request.size());
         int unclosed = unclosedSelector(rules);
         if (unclosed >= 0) {
-            throw new AclException("ERR Unmatched parenthesis in acl selector starting at '" + rules.get(unclosed)
-                    + "'.");
+            throw new AclException("ERR Unmatched parenthesis in acl selector starting at '"
+                    + Latin1.cString(rules.get(unclosed)) + "'.");
         }
         User existing = users.get(name);
         User staged = existing != null ? existing.copy(name) : new User(name, commands, this);
@@ -126,7 +126,8 @@ public final class AccessControl {
             try {
                 staged.apply(rule);
             } catch (AclException e) {
-                throw new AclException("ERR Error in ACL SETUSER modifier '" + rule + "': " + e.getMessage());
+                throw new AclException("ERR Error in ACL SETUSER modifier '" + Latin1.cString(rule) + "': "
+                        + e.getMessage());
             }
         }
         Channels kept = existing == null ? null : revokedChannels(staged, existing);
@@ -345,8 +346,8 @@ public final class AccessControl {
             }
             String name = words.get(1);
             if (Selector.hasSpaces(name)) {
-                errors.append("'").append(shownName).append(':').append(number).append(": username '").append(name)
-                        .append("' contains invalid characters. ");
+                errors.append("'").append(shownName).append(':').append(number).append(": username '")
+                        .append(Latin1.cString(name)).append("' contains invalid characters. ");
                 continue;
             }
             if (loaded.containsKey(name)) {
@@ -374,7 +375,8 @@ public final class AccessControl {
                     if (unknown || !reported) {
                         errors.append(shownName).append(':').append(number).append(": ");
                         if (unknown) {
-                            errors.append("Error in applying operation '").append(rule).append("': ");
+                            errors.append("Error in applying operation '").append(Latin1.cString(rule))
+                                    .append("': ");
                         }
                         errors.append(e.getMessage()).append(". ");
                         reported |= !unknown;
