@@ -158,7 +158,8 @@ public final class AccessControl {
 
     /**
      * Redis's ACLMergeSelectorArguments, for rules with no selector left open: the words from one
-     * starting with '(' to one ending with ')' joined by spaces into one rule (a new '(' starts over).
+     * starting with '(' to one ending with ')' joined by spaces into one rule (a new '(' starts
+     * over), each after the first up to a NUL.
      */
     private static List<String> mergeSelectors(List<String> rules) {
         List<String> merged = new ArrayList<>();
@@ -167,7 +168,8 @@ public final class AccessControl {
             if (opensSelector(op)) {
                 selector = new StringBuilder(op);
             } else if (selector != null) {
-                selector.append(' ').append(op);
+                // As Redis's sdscatfmt(" %s"): each word after the first as a C string.
+                selector.append(' ').append(Latin1.cString(op));
                 if (op.endsWith(")")) {
                     merged.add(selector.toString());
                     selector = null;
