@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * apply, or are refused with one of Redis's texts for a malformed rule and change nothing; an
  * accepted user, described by ACL LIST or ACL GETUSER and set again from that description, is the
  * same user. The input is Latin-1 text, a rule per line; an empty line starts another ACL SETUSER
- * of the same user. Replays the corpus in src/test/resources on every build (its seeds are the
- * rules of Redis's tests/unit/acl.tcl and acl-v2.tcl); {@code JAZZER_FUZZ=1 mvn test -pl
+ * of the same user. Replays the corpus in src/test/resources on every build (the rules of Redis's
+ * tests/unit/acl.tcl and acl-v2.tcl, and inputs on which kvd answered otherwise than redis-server,
+ * which AclRulesCorpusDifferentialTest compares); {@code JAZZER_FUZZ=1 mvn test -pl
  * kvd-codec,kvd-server -Dtest=AclRulesFuzzTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes.
  */
 class AclRulesFuzzTest {
