@@ -61,6 +61,13 @@ public final class RespWriter {
         writeLine(out, '-', message);
     }
 
+    /** An error line of raw bytes, for texts that echo a client's bytes as they came. */
+    public static void writeError(ByteBuf out, byte[] message) {
+        out.writeByte('-');
+        out.writeBytes(message);
+        out.writeBytes(CRLF);
+    }
+
     public static void writeInteger(ByteBuf out, long value) {
         if (value >= 0 && value < SHARED_INTEGERS) {
             out.writeBytes(INTEGER_REPLIES[(int) value]);

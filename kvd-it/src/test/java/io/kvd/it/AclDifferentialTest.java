@@ -128,6 +128,28 @@ class AclDifferentialTest {
     }
 
     @Test
+    void rulesAreReadUpToANulWhereRedisReadsThemAsCStrings() throws IOException {
+        assertSameReplies(List.of(
+                admin("ACL", "SETUSER", "nul1", "on\0x", "allkeys\0", "+get\0x", "(+set\0 ~x)", "(\0)"),
+                admin("ACL", "SETUSER", "nul2", "resetkeys\0junk", "+@all\0x", "-@read\0", "&*\0y"),
+                admin("ACL", "SETUSER", "nul3", "+select|a\0b", ">pw\0"),
+                admin("ACL", "SETUSER", "nul4", "+config|get\0"),
+                admin("ACL", "GETUSER", "nul1"),
+                admin("ACL", "GETUSER", "nul2"),
+                admin("ACL", "GETUSER", "nul3"),
+                admin("ACL", "GETUSER", "nul4"),
+                admin("ACL", "SETUSER", "bad", "~a\0b"),
+                admin("ACL", "SETUSER", "bad", "&a\0b"),
+                admin("ACL", "SETUSER", "bad", "%R\0~x"),
+                admin("ACL", "SETUSER", "bad", "#" + "a".repeat(64) + "\0"),
+                admin("ACL", "SETUSER", "bad", "+select|\0"),
+                admin("ACL", "SETUSER", "bad", "+@nosuch\0x"),
+                admin("ACL", "SETUSER", "bad", "\0"),
+                admin("ACL", "SETUSER", "bad", "(\0x"),
+                admin("ACL", "LIST")));
+    }
+
+    @Test
     void categoriesListTheSameCommands() throws IOException {
         try (RespConnection toRedis = RespConnection.open(redis.port());
              RespConnection toKvd = RespConnection.open(kvd.port())) {

@@ -117,8 +117,8 @@ public final class AccessControl {
         List<String> rules = request.subList(3, request.size());
         int unclosed = unclosedSelector(rules);
         if (unclosed >= 0) {
-            throw new AclException("ERR Unmatched parenthesis in acl selector starting at '" + rules.get(unclosed)
-                    + "'.");
+            throw new AclException("ERR Unmatched parenthesis in acl selector starting at '"
+                    + Latin1.cString(rules.get(unclosed)) + "'.");
         }
         User existing = users.get(name);
         User staged = existing != null ? existing.copy(name) : new User(name, commands, this);
@@ -126,7 +126,8 @@ public final class AccessControl {
             try {
                 staged.apply(rule);
             } catch (AclException e) {
-                throw new AclException("ERR Error in ACL SETUSER modifier '" + rule + "': " + e.getMessage());
+                throw new AclException("ERR Error in ACL SETUSER modifier '" + Latin1.cString(rule) + "': "
+                        + e.getMessage());
             }
         }
         Channels kept = existing == null ? null : revokedChannels(staged, existing);
@@ -157,7 +158,8 @@ public final class AccessControl {
 
     /**
      * Redis's ACLMergeSelectorArguments, for rules with no selector left open: the words from one
-     * starting with '(' to one ending with ')' joined by spaces into one rule (a new '(' starts over).
+     * starting with '(' to one ending with ')' joined by spaces into one rule (a new '(' starts
+     * over), each after the first up to a NUL.
      */
     private static List<String> mergeSelectors(List<String> rules) {
         List<String> merged = new ArrayList<>();
@@ -166,7 +168,8 @@ public final class AccessControl {
             if (opensSelector(op)) {
                 selector = new StringBuilder(op);
             } else if (selector != null) {
-                selector.append(' ').append(op);
+                // As Redis's sdscatfmt(" %s"): each word after the first as a C string.
+                selector.append(' ').append(Latin1.cString(op));
                 if (op.endsWith(")")) {
                     merged.add(selector.toString());
                     selector = null;
@@ -345,8 +348,8 @@ public final class AccessControl {
             }
             String name = words.get(1);
             if (Selector.hasSpaces(name)) {
-                errors.append("'").append(shownName).append(':').append(number).append(": username '").append(name)
-                        .append("' contains invalid characters. ");
+                errors.append("'").append(shownName).append(':').append(number).append(": username '")
+                        .append(Latin1.cString(name)).append("' contains invalid characters. ");
                 continue;
             }
             if (loaded.containsKey(name)) {
@@ -362,12 +365,24 @@ public final class AccessControl {
                         .append(": Unmatched parenthesis in selector definition.");
                 continue;
             }
-            for (String rule : mergeSelectors(rules)) {
+            // As Redis 7.0.15: an unknown command is reported each time, naming the rule; of the
+            // other errors only a line's first, since it may cause those after it.
+            boolean reported = false;
+            for (String merged : mergeSelectors(rules)) {
+                String rule = strip(merged, "\t\r\n");
                 try {
-                    user.apply(strip(rule, "\t\r\n"));
+                    user.apply(rule);
                 } catch (AclException e) {
-                    errors.append(shownName).append(':').append(number).append(": ").append(e.getMessage())
-                            .append(". ");
+                    boolean unknown = e.getMessage().equals(AclException.UNKNOWN_COMMAND);
+                    if (unknown || !reported) {
+                        errors.append(shownName).append(':').append(number).append(": ");
+                        if (unknown) {
+                            errors.append("Error in applying operation '").append(Latin1.cString(rule))
+                                    .append("': ");
+                        }
+                        errors.append(e.getMessage()).append(". ");
+                        reported |= !unknown;
+                    }
                 }
             }
         }

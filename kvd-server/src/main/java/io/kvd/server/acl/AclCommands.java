@@ -5,6 +5,7 @@ import io.kvd.server.keyspec.CommandDocs;
 import io.kvd.server.keyspec.CommandKeys;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +28,7 @@ final class AclCommands {
     private final List<Entry> topLevel = new ArrayList<>();
     private final List<Entry> all = new ArrayList<>();
     private final Map<String, Entry> byName = new HashMap<>();
+    private final Map<Long, BitSet> byCategory = new HashMap<>();
 
     /** @param names the top-level commands, lower case, in table order */
     AclCommands(List<String> names) {
@@ -62,6 +64,18 @@ final class AclCommands {
     /** Every command and subcommand, each container followed by its subcommands. */
     List<Entry> all() {
         return all;
+    }
+
+    /**
+     * The ids of the commands and subcommands in a category (one flag), made on first use: describing
+     * a selector counts its bits in every category many times over. Not to be changed.
+     */
+    BitSet idsIn(long category) {
+        return byCategory.computeIfAbsent(category, flag -> {
+            BitSet ids = new BitSet(all.size());
+            all.stream().filter(e -> e.has(flag)).forEach(e -> ids.set(e.id()));
+            return ids;
+        });
     }
 
     /** The command or subcommand by full name in any case ({@code CONFIG|GET}), or null (Redis's ACLLookupCommand). */

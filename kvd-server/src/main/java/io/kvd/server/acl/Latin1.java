@@ -17,4 +17,13 @@ public final class Latin1 {
     public static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.ISO_8859_1);
     }
+
+    /**
+     * The text up to its first NUL, as C reads it: acl.c compares most rules with strcasecmp, looks
+     * commands up by C string and prints rules with %s, so what follows a NUL there is not seen.
+     */
+    static String cString(String text) {
+        int nul = text.indexOf('\0');
+        return nul < 0 ? text : text.substring(0, nul);
+    }
 }

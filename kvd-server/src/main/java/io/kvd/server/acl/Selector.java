@@ -60,25 +60,30 @@ final class Selector {
         return copy;
     }
 
-    /** Redis's ACLSetSelector: applies one rule, or throws with Redis's reason. */
+    /**
+     * Redis's ACLSetSelector: applies one rule, or throws with Redis's reason. Words, commands and
+     * categories are read up to a NUL, as Redis's strcasecmp and command lookup read them; key and
+     * channel patterns whole, so a NUL in one is refused as a space.
+     */
     void apply(String op) {
-        if (op.equalsIgnoreCase("allkeys") || op.equals("~*")) {
+        String word = Latin1.cString(op);
+        if (word.equalsIgnoreCase("allkeys") || word.equals("~*")) {
             allKeys = true;
             keys.clear();
-        } else if (op.equalsIgnoreCase("resetkeys")) {
+        } else if (word.equalsIgnoreCase("resetkeys")) {
             allKeys = false;
             keys.clear();
-        } else if (op.equalsIgnoreCase("allchannels") || op.equals("&*")) {
+        } else if (word.equalsIgnoreCase("allchannels") || word.equals("&*")) {
             allChannels = true;
             channels.clear();
-        } else if (op.equalsIgnoreCase("resetchannels")) {
+        } else if (word.equalsIgnoreCase("resetchannels")) {
             allChannels = false;
             channels.clear();
-        } else if (op.equalsIgnoreCase("allcommands") || op.equalsIgnoreCase("+@all")) {
+        } else if (word.equalsIgnoreCase("allcommands") || word.equalsIgnoreCase("+@all")) {
             allowed.set(0, commands.count() + 1);
             allCommands = true;
             firstArgs.clear();
-        } else if (op.equalsIgnoreCase("nocommands") || op.equalsIgnoreCase("-@all")) {
+        } else if (word.equalsIgnoreCase("nocommands") || word.equalsIgnoreCase("-@all")) {
             allowed.clear();
             allCommands = false;
             firstArgs.clear();
@@ -95,16 +100,16 @@ final class Selector {
             if (!channels.contains(pattern)) {
                 channels.add(pattern);
             }
-        } else if (op.startsWith("+@") || op.startsWith("-@")) {
-            AclCategory category = AclCategory.byName(op.substring(2));
+        } else if (word.startsWith("+@") || word.startsWith("-@")) {
+            AclCategory category = AclCategory.byName(word.substring(2));
             if (category == null) {
                 throw new AclException(AclException.UNKNOWN_COMMAND);
             }
             setCategory(category.flag(), op.charAt(0) == '+');
-        } else if (op.startsWith("+")) {
-            allowCommand(op.substring(1));
-        } else if (op.startsWith("-")) {
-            changePermission(known(op.substring(1)), false);
+        } else if (word.startsWith("+")) {
+            allowCommand(word.substring(1));
+        } else if (word.startsWith("-")) {
+            changePermission(known(word.substring(1)), false);
         } else {
             throw new AclException(AclException.SYNTAX);
         }
@@ -313,18 +318,10 @@ final class Selector {
 
     /** How many commands of the category this selector allows and denies (Redis's ACLCountCategoryBitsForSelector). */
     private long[] countCategory(long category) {
-        long on = 0;
-        long off = 0;
-        for (AclCommands.Entry command : commands.all()) {
-            if (command.has(category)) {
-                if (allowed.get(command.id())) {
-                    on++;
-                } else {
-                    off++;
-                }
-            }
-        }
-        return new long[] {on, off};
+        BitSet in = commands.idsIn(category);
+        BitSet on = (BitSet) allowed.clone();
+        on.and(in);
+        return new long[] {on.cardinality(), in.cardinality() - on.cardinality()};
     }
 
     /**

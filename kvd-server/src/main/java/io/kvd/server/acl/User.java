@@ -98,23 +98,28 @@ public final class User {
         source.selectors.forEach(s -> selectors.add(s.copy()));
     }
 
-    /** Redis's ACLSetUser: applies one rule, or throws with Redis's reason. An empty rule does nothing. */
+    /**
+     * Redis's ACLSetUser: applies one rule, or throws with Redis's reason. An empty rule does
+     * nothing. Words are compared up to a NUL, as Redis's strcasecmp; passwords, hashes and
+     * selectors are taken whole, as Redis takes them by length.
+     */
     void apply(String op) {
         if (op.isEmpty()) {
             return;
         }
-        if (op.equalsIgnoreCase("on")) {
+        String word = Latin1.cString(op);
+        if (word.equalsIgnoreCase("on")) {
             enabled = true;
-        } else if (op.equalsIgnoreCase("off")) {
+        } else if (word.equalsIgnoreCase("off")) {
             enabled = false;
-        } else if (op.equalsIgnoreCase("skip-sanitize-payload")) {
+        } else if (word.equalsIgnoreCase("skip-sanitize-payload")) {
             skipSanitizePayload = true;
-        } else if (op.equalsIgnoreCase("sanitize-payload")) {
+        } else if (word.equalsIgnoreCase("sanitize-payload")) {
             skipSanitizePayload = false;
-        } else if (op.equalsIgnoreCase("nopass")) {
+        } else if (word.equalsIgnoreCase("nopass")) {
             nopass = true;
             passwords.clear();
-        } else if (op.equalsIgnoreCase("resetpass")) {
+        } else if (word.equalsIgnoreCase("resetpass")) {
             nopass = false;
             passwords.clear();
         } else if (op.charAt(0) == '>' || op.charAt(0) == '#') {
@@ -132,15 +137,17 @@ public final class User {
             }
         } else if (op.charAt(0) == '(' && op.charAt(op.length() - 1) == ')') {
             Selector selector = new Selector(commands, false, acl.allChannelsByDefault());
-            // As Redis's sdssplitargs there: unbalanced quotes give no rules, an empty selector.
-            List<String> ops = Directive.split(op.substring(1, op.length() - 1), StandardCharsets.ISO_8859_1);
+            // As Redis's sdssplitargs there, which reads a C string: unbalanced quotes give no
+            // rules, an empty selector.
+            List<String> ops = Directive.split(Latin1.cString(op.substring(1, op.length() - 1)),
+                    StandardCharsets.ISO_8859_1);
             if (ops != null) {
                 ops.forEach(selector::apply);
             }
             selectors.add(selector);
-        } else if (op.equalsIgnoreCase("clearselectors")) {
+        } else if (word.equalsIgnoreCase("clearselectors")) {
             selectors.subList(1, selectors.size()).clear();
-        } else if (op.equalsIgnoreCase("reset")) {
+        } else if (word.equalsIgnoreCase("reset")) {
             apply("resetpass");
             apply("resetkeys");
             apply("resetchannels");

@@ -98,7 +98,8 @@ final class AclCommand {
         try {
             kept = acl.setUser(Arrays.stream(argv).map(Latin1::text).toList());
         } catch (AclException e) {
-            throw new CommandError(e.getMessage());
+            client.reply().latin1Error(e.getMessage());
+            return;
         }
         if (kept != null) {
             // As Redis's ACLKillPubsubClientsIfNeeded: the user's subscribers to a channel or pattern
@@ -257,12 +258,12 @@ final class AclCommand {
             client.reply().ok();
             return;
         }
-        client.reply().bulk(switch (denial.reason()) {
+        client.reply().bulk(Latin1.bytes(switch (denial.reason()) {
             case COMMAND -> "This user has no permissions to run the '" + command.name() + "' command";
-            case KEY -> "This user has no permissions to access the '" + Args.utf8(request[denial.index()]) + "' key";
-            default -> "This user has no permissions to access the '" + Args.utf8(request[denial.index()])
+            case KEY -> "This user has no permissions to access the '" + Latin1.text(request[denial.index()]) + "' key";
+            default -> "This user has no permissions to access the '" + Latin1.text(request[denial.index()])
                     + "' channel";
-        });
+        }));
     }
 
     private static final String NO_ACL_FILE = "ERR This Redis instance is not configured to use an ACL file. You may"
@@ -284,7 +285,8 @@ final class AclCommand {
         try {
             replaced = client.server().acl().loadFile(client.server().config().dir().resolve(file), file);
         } catch (AclException e) {
-            throw new CommandError("ERR " + e.getMessage());
+            client.reply().latin1Error("ERR " + e.getMessage());
+            return;
         }
         Set<User> gone = Set.copyOf(replaced);
         disconnect(client, c -> c.user() != null && gone.contains(c.user()));

@@ -21,6 +21,7 @@ public final class KeyProcedures {
     private static final Set<KeyFlag> READ = Set.of(RO, ACCESS);
     private static final Set<KeyFlag> OVERWRITE = Set.of(OW, UPDATE);
     private static final Set<KeyFlag> READ_WRITE = Set.of(RW, ACCESS, UPDATE);
+    private static final Set<KeyFlag> MOVED = Set.of(RW, ACCESS, DELETE);
 
     private KeyProcedures() {
     }
@@ -114,7 +115,8 @@ public final class KeyProcedures {
 
     /**
      * Redis's migrateGetKeys: the key argument, or with KEYS (AUTH's and AUTH2's passwords
-     * skipped) every argument after it; none if KEYS comes with a non-empty key argument.
+     * skipped) every argument after it; none if KEYS comes with a non-empty key argument. Each
+     * key is read and deleted, the flags Redis sets here (ACL checks of the KEYS form need them).
      */
     private static List<KeyReference> migrate(byte[][] argv) {
         int first = 3;
@@ -135,7 +137,7 @@ public final class KeyProcedures {
         }
         List<KeyReference> keys = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            keys.add(new KeyReference(first + i, NONE));
+            keys.add(new KeyReference(first + i, MOVED));
         }
         return keys;
     }

@@ -93,6 +93,19 @@ public final class Reply {
         writeError(message);
     }
 
+    /**
+     * An error whose text holds one byte per char (Latin-1), written back byte for byte: what Redis
+     * echoes with %s (an ACL rule, a line of the ACL file) rather than as UTF-8. Counted as {@link #error}.
+     */
+    public void latin1Error(String message) {
+        errors.count(message);
+        if (muted) {
+            return;
+        }
+        String line = message.replace('\r', ' ').replace('\n', ' ');
+        RespWriter.writeError(out(), line.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
     private void writeError(String message) {
         if (muted) {
             return;

@@ -292,10 +292,15 @@ class AclCommandTest {
         Client c = kvd.newClient();
         kvd.call("ACL", "SETUSER", "bob", "on", "nopass", "+@all");
         kvd.callAs(c, "AUTH", "bob", "any");
-        Files.writeString(file, "user carol on nopass +@all\nuser bad +nosuch\nnot a user\n", StandardCharsets.UTF_8);
-        assertThat(kvd.call("ACL", "LOAD")).isEqualTo("-ERR " + file + ":2: Unknown command or category name in ACL. "
-                + file + ":3 should start with user keyword followed by the username. WARNING: ACL errors detected,"
-                + " no change to the previously active ACL rules was performed\r\n");
+        Files.writeString(file, "user carol on nopass +@all\nuser bad +nosuch\nnot a user\n"
+                + "user worse #abc ~x <nopw +nosuch2\n", StandardCharsets.UTF_8);
+        assertThat(kvd.call("ACL", "LOAD")).isEqualTo("-ERR " + file + ":2: Error in applying operation '+nosuch':"
+                + " Unknown command or category name in ACL. "
+                + file + ":3 should start with user keyword followed by the username. "
+                + file + ":4: The password hash must be exactly 64 characters and contain only lowercase hexadecimal"
+                + " characters. " + file + ":4: Error in applying operation '+nosuch2': Unknown command or category"
+                + " name in ACL. WARNING: ACL errors detected, no change to the previously active ACL rules was"
+                + " performed\r\n");
         assertThat(kvd.call("ACL", "USERS")).isEqualTo(array("alice", "bob", "default"));
         Files.writeString(file, "user carol on nopass +@all\n", StandardCharsets.UTF_8);
         assertThat(kvd.call("ACL", "LOAD")).isEqualTo(OK);

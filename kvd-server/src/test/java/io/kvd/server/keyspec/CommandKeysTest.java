@@ -138,6 +138,17 @@ class CommandKeysTest {
     }
 
     @Test
+    void migratesKeysAreReadAndDeletedInBothForms() {
+        Set<KeyFlag> moved = Set.of(RW, ACCESS, DELETE);
+        var migrate = KeyProcedures.of("migrate");
+        assertThat(migrate.apply(request("migrate", "h", "p", "k", "0", "5000")))
+                .containsExactly(new KeyReference(3, moved));
+        assertThat(migrate.apply(request("migrate", "h", "p", "", "0", "5000", "AUTH2", "KEYS", "x", "KEYS", "a", "b")))
+                .containsExactly(new KeyReference(10, moved), new KeyReference(11, moved));
+        assertThat(migrate.apply(request("migrate", "h", "p", "k", "0", "5000", "KEYS", "a"))).isEmpty();
+    }
+
+    @Test
     void xreadsGetkeysFunctionSkipsOptionsAndRefusesAnOddTail() {
         var xread = KeyProcedures.of("xreadgroup");
         assertThat(positions(xread.apply(request("xreadgroup", "group", "streams", "c", "streams", "s", ">"))))
