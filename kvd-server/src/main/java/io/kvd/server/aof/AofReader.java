@@ -40,9 +40,15 @@ final class AofReader {
     private long number;
 
     AofReader(FileChannel channel) throws IOException {
+        this(channel, 0);
+    }
+
+    /** Reads from {@code start}: the AOF tail after an old-style file's RDB preamble. */
+    AofReader(FileChannel channel, long start) throws IOException {
         this.channel = channel;
         this.fileSize = channel.size();
-        channel.position(0);
+        this.bufStart = start;
+        channel.position(start);
     }
 
     /** The next record's arguments, or null at the end of the file (see {@link #isTorn}). */

@@ -41,7 +41,7 @@ class AppendOnlyFileTest {
     }
 
     private AppendOnlyFile aof(FsyncPolicy policy) throws Exception {
-        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
+        return new AppendOnlyFile(channel, 0, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
     }
 
     private String fileText() throws Exception {
