@@ -208,7 +208,9 @@ public final class KvdServer implements AutoCloseable {
         if (config.pidfile() != null) {
             writePidFile(config.pidfile());
         }
-        log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
+        // " PID: " as in Redis's start-up logo, once the port is bound: Redis's test harness finds the
+        // process by it and may connect at once, as it can to a redis-server, which binds before loading.
+        log.info("kvd {} ready: transport {}, bind {}, port {}, PID: {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
         // Redis's lines, which tools that start a server wait for.
         log.info("Ready to accept connections");
@@ -304,6 +306,7 @@ public final class KvdServer implements AutoCloseable {
         }
         directory.deleteHistory();
         rewriter = new AofRewriter(config, state, directory, aof, loop);
+        state.aofRewrite().onLoad(() -> AofLoader.reload(directory, aof, state, commands));
     }
 
     /**

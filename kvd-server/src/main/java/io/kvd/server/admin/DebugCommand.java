@@ -22,8 +22,7 @@ import java.util.Locale;
 /**
  * DEBUG (Redis 7.0's debug.c), the subcommands Redis's own test suite leans on that have a
  * meaning in kvd, allowed only as enable-debug-command says (no by default, as in Redis). The
- * ones that need snapshots (RELOAD, LOADAOF) or C internals (SEGFAULT, MALLCTL, HTSTATS) are
- * unknown subcommands until kvd has them.
+ * ones that need C internals (SEGFAULT, MALLCTL, HTSTATS) are unknown subcommands.
  */
 public final class DebugCommand {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.debug");
@@ -89,6 +88,7 @@ public final class DebugCommand {
         switch (sub) {
             case "help" -> help(client);
             case "reload" -> PersistenceCommands.reload(client, argv);
+            case "loadaof" -> PersistenceCommands.loadAof(client);
             case "digest" -> {
                 requireArgc(argc == 2, argv);
                 client.reply().simpleString(new DatasetDigest().of(client.server().databases()));

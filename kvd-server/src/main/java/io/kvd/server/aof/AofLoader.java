@@ -110,6 +110,28 @@ public final class AofLoader {
         return new Loaded(sum, baseSize, total - sum.truncatedBytes());
     }
 
+    /**
+     * DEBUG LOADAOF, after the caller emptied the databases: what the log holds is written
+     * first, then the manifest is read again, its history deleted and its files loaded. A file
+     * that does not load leaves a half-loaded keyspace, so the server stops, as Redis exits.
+     *
+     * @param aof the open AOF, null when appendonly is off
+     */
+    public static void reload(AofDirectory directory, AppendOnlyFile aof, ServerState server, CommandTable commands) {
+        if (aof != null) {
+            aof.writeNow();
+        }
+        try {
+            directory.loadManifest();
+            directory.deleteHistory();
+            loadAll(directory, directory.manifest(), server, commands);
+        } catch (IOException | RuntimeException e) {
+            log.warn("DEBUG LOADAOF could not load the AOF: {}", e.getMessage());
+            System.exit(1);
+        }
+        log.info("Append Only File loaded by DEBUG LOADAOF");
+    }
+
     /** What {@link #loadAll} replayed, the base's size and the size of all files after it. */
     public record Loaded(Result result, long baseSize, long totalSize) {
     }

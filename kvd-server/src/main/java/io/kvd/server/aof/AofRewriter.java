@@ -82,7 +82,7 @@ public final class AofRewriter {
         try {
             directory.createIfMissing();
             if (aof != null) {
-                if (!aof.writeBeforeSwitch()) {
+                if (!aof.writeNow()) {
                     throw new IOException("the AOF cannot be written: " + state.commandLog().failure());
                 }
                 aof.switchTo(directory.openNewIncr());

@@ -60,7 +60,7 @@ public final class AppendOnlyFile implements AutoCloseable {
     private boolean rewriting;
     /**
      * Bytes at the start of the command log's records already written, to the incr file a
-     * rewrite's start replaced ({@link #writeBeforeSwitch}); they stay in the log for the
+     * rewrite's start replaced ({@link #writeNow}); they stay in the log for the
      * replicas until the next commit.
      */
     private int writtenEarly;
@@ -208,11 +208,12 @@ public final class AppendOnlyFile implements AutoCloseable {
 
     /**
      * Writes what the command log holds now, whatever a background fsync is doing, and forces it
-     * under {@code always} (Redis's flushAppendOnlyFile(1) before a rewrite opens a new incr
-     * file): those records were logged before the rewrite's snapshot, which holds their effect,
-     * so they belong to the old file. False if the write or the fsync failed.
+     * under {@code always} (Redis's flushAppendOnlyFile(1)): before a rewrite opens a new incr
+     * file, the records logged before its snapshot, which holds their effect, belong to the old
+     * file; DEBUG LOADAOF reads the files. The records stay in the log for the replicas until
+     * the next commit. False if the write or the fsync failed.
      */
-    boolean writeBeforeSwitch() {
+    boolean writeNow() {
         ByteBuf records = commandLog.records();
         if (records.readableBytes() > writtenEarly) {
             if (!append(records)) {
