@@ -120,6 +120,7 @@ public final class AofRewriter {
             failed(now);
             return;
         }
+        log.info("Successfully created the temporary AOF base file {}", temp.getFileName());
         log.info("Background AOF rewrite terminated with success");
         long baseSize;
         try {
