@@ -6,6 +6,7 @@ import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
 import io.kvd.server.config.IoErrors;
 import io.kvd.server.debug.DatasetDigest;
+import io.kvd.server.numeric.IntegerText;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Reply;
@@ -116,6 +117,12 @@ public final class DebugCommand {
             case "pause-cron" -> {
                 requireArgc(argc == 3, argv);
                 client.server().pauseCron(Args.parseLong(argv[2]) != 0);
+                client.reply().ok();
+            }
+            case "aof-flush-sleep" -> {
+                requireArgc(argc == 3, argv);
+                // Redis's atoi: what is not a number is 0.
+                client.server().commandLog().setFlushSleepMicros(IntegerText.atoi(argv[2]));
                 client.reply().ok();
             }
             case "sleep" -> {

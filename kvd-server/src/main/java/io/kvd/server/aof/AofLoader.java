@@ -28,7 +28,7 @@ import java.util.List;
  * command would, with the log off; a file is read and parsed on another thread meanwhile, and an
  * RDB base or preamble loads through the rdb package. As Redis loads: nothing expires while loading (the clock stands at 0,
  * so no deadline has passed; the caller sweeps afterwards), a torn last record is cut off with a
- * warning (aof-load-truncated yes), and anything else unreadable stops the start. A MULTI..EXEC
+ * warning (aof-load-truncated yes; with no it stops the start), and anything else unreadable stops the start. A MULTI..EXEC
  * block replays as a transaction, applied at its EXEC; a MULTI the file ends without an EXEC for
  * was never run (its EXEC was never acknowledged), and the file is cut back to before it.
  */
@@ -95,6 +95,10 @@ public final class AofLoader {
             try {
                 loaded = load(file, info.name().equals(directory.fileName()), server, commands);
             } catch (AofFormatException e) {
+                if (e.unknownCommand() != null) {
+                    throw new IllegalStateException("Unknown command '" + e.unknownCommand()
+                            + "' reading the append only file " + info.name(), e);
+                }
                 throw new IllegalStateException("Bad file format reading the append only file " + info.name() + ": "
                         + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
                         + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
@@ -205,8 +209,7 @@ public final class AofLoader {
             for (byte[][] argv; (argv = reader.next()) != null; recordStart = reader.validUpTo()) {
                 Command command = commands.lookup(argv[0]);
                 if (command == null) {
-                    throw new AofFormatException("unknown command '" + new String(argv[0], StandardCharsets.UTF_8)
-                            + "'", recordStart, recordStart);
+                    throw AofFormatException.unknownCommand(new String(argv[0], StandardCharsets.UTF_8), recordStart);
                 }
                 if (client == null) {
                     // Created only when there is something to load, as Redis's fake AOF client.
@@ -248,6 +251,12 @@ public final class AofLoader {
                 torn = true;
             }
             long truncated = 0;
+            if (torn && !server.config().aofLoadTruncated()) {
+                throw new IllegalStateException("Unexpected end of file reading the append only file "
+                        + file.getFileName() + ". You can: 1) Make a backup of your AOF file, then use ./redis-check-aof "
+                        + "--fix <filename.manifest>. 2) Alternatively you can set the 'aof-load-truncated' configuration "
+                        + "option to yes and restart the server.");
+            }
             if (torn) {
                 truncated = reader.fileSize() - validUpTo;
                 log.warn("!!! Warning: short read while loading the AOF file {}!!!", file.getFileName());

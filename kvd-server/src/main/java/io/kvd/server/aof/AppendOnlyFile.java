@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The open AOF, the incr file of the AOF directory appended to: takes the records the commands of an event-loop iteration logged and writes them
@@ -170,6 +171,10 @@ public final class AppendOnlyFile implements AutoCloseable {
     }
 
     private boolean append(ByteBuf records) {
+        long sleep = commandLog.flushSleepMicros();
+        if (sleep > 0) {
+            LockSupport.parkNanos(sleep * 1000);
+        }
         ByteBuffer bytes = records.nioBuffer(records.readerIndex() + writtenEarly, records.readableBytes() - writtenEarly);
         long position = size;
         long started = latency.isOn() ? System.nanoTime() : 0;

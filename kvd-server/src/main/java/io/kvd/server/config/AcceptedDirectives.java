@@ -47,7 +47,6 @@ final class AcceptedDirectives {
         t.bool("no-appendfsync-on-rewrite", true, "no");
         t.bool("cluster-require-full-coverage", true, "yes");
         t.bool("rdb-save-incremental-fsync", true, "yes");
-        t.bool("aof-load-truncated", true, "yes");
         t.bool("aof-timestamp-enabled", true, "no");
         t.bool("cluster-replica-no-failover", true, "no").alias("cluster-slave-no-failover");
         t.bool("replica-lazy-flush", true, "no").alias("slave-lazy-flush");
