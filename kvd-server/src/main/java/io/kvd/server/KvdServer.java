@@ -340,7 +340,7 @@ public final class KvdServer implements AutoCloseable {
             } catch (Exception e) {
                 if (!optional) {
                     // Redis's words: scripts and Redis's own test harness wait for them to retry elsewhere.
-                    throw new IllegalStateException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
+                    throw new ListenFailedException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
                             + " listen on " + host + ": " + e, e);
                 }
                 log.warn("could not listen on optional address {}: {}", host, e.toString());

@@ -78,6 +78,11 @@ public final class Main {
         KvdServer server;
         try {
             server = KvdServer.start(config);
+        } catch (ListenFailedException e) {
+            // Without the PID, as Redis, which binds before its logo: a harness waiting for it retries on another port.
+            log.error("kvd cannot start: {}", e.getMessage());
+            System.exit(1);
+            return;
         } catch (RuntimeException e) {
             // With the PID, as Redis's logo has it printed before a load fails: tools wait for it, then for the exit.
             log.error("kvd cannot start, PID: {}: {}", ProcessHandle.current().pid(), e.getMessage());
