@@ -19,6 +19,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Redis 7's AOF directory, {@code dir/appenddirname}: the files a manifest lists and the manifest
@@ -364,7 +365,7 @@ public final class AofDirectory {
     void awaitDeletions() throws InterruptedException {
         if (unlinker != null) {
             unlinker.shutdown();
-            unlinker.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            unlinker.awaitTermination(10, TimeUnit.SECONDS);
             unlinker = null;
         }
     }

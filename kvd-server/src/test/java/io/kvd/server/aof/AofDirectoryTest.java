@@ -4,10 +4,12 @@ import io.kvd.server.rdb.RdbSave;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 import static io.kvd.server.aof.AofFixture.cmd;
 import static io.kvd.server.aof.AofFixture.records;
@@ -119,7 +121,7 @@ class AofDirectoryTest {
         kvd.call("SET", "a", "preamble");
         Path old = dir.resolve("appendonly.aof");
         RdbSave.foreground(kvd.server.rdb().aofBaseOptions(old), kvd.databases);
-        Files.writeString(old, records(cmd("SET", "b", "tail")), java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(old, records(cmd("SET", "b", "tail")), StandardOpenOption.APPEND);
         AofFixture loaded = restart();
         assertThat(loaded.get("a")).isEqualTo("preamble");
         assertThat(loaded.get("b")).isEqualTo("tail");
@@ -155,7 +157,7 @@ class AofDirectoryTest {
         AofDirectory directory = directory();
         directory.loadManifest();
         try (FileChannel incr = directory.openNewIncr()) {
-            incr.write(java.nio.ByteBuffer.wrap(records(cmd("INCR", "a")).getBytes(StandardCharsets.UTF_8)));
+            incr.write(ByteBuffer.wrap(records(cmd("INCR", "a")).getBytes(StandardCharsets.UTF_8)));
         }
         return directory;
     }
