@@ -198,11 +198,6 @@ public final class AppendOnlyFile implements AutoCloseable {
         return otherFilesSize + size;
     }
 
-    /** Bytes of the incr file appended to. */
-    long incrSize() {
-        return size;
-    }
-
     private void report() {
         commandLog.reportFile(totalSize(), delayedFsyncs, fsyncInProgress());
     }
