@@ -361,7 +361,7 @@ public final class AofDirectory {
         return unlinker;
     }
 
-    /** Waits for the deletions queued (shutdown, tests). */
+    /** Waits for the deletions queued (shutdown); later ones start a new thread. */
     void awaitDeletions() throws InterruptedException {
         if (unlinker != null) {
             unlinker.shutdown();

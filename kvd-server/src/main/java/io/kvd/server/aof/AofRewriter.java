@@ -166,11 +166,19 @@ public final class AofRewriter {
         }
     }
 
-    /** Shutdown: a running rewrite is abandoned and its temporary file deleted; the manifest keeps the old base. */
+    /**
+     * Shutdown: a running rewrite is abandoned and its temporary file deleted (the manifest keeps
+     * the old base), and the history files being deleted are waited for.
+     */
     public void close() {
         Runnable abort = running;
         if (abort != null) {
             abort.run();
+        }
+        try {
+            directory.awaitDeletions();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
