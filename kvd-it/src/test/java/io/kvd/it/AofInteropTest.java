@@ -26,8 +26,10 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The AOF is Redis's format: redis-check-aof accepts kvd's file, redis-server 7 loads it as an
- * old-style appendonly.aof, and kvd loads what redis-server wrote. Skipped where redis-server is absent.
+ * The AOF is Redis 7's: redis-check-aof accepts kvd's directory (its manifest, an RDB or AOF base,
+ * the incr files), redis-server 7 starts on kvd's directory with the same contents and kvd on
+ * redis-server's, and a single appendonly.aof (Redis 6's, kvd's before) is upgraded by either.
+ * Skipped where redis-server is absent.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class AofInteropTest {
@@ -205,6 +207,53 @@ class AofInteropTest {
         return contents;
     }
 
+    private static Path aofDir(Path dir) {
+        return dir.resolve("appendonlydir");
+    }
+
+    private static Path manifest(Path dir) {
+        return aofDir(dir).resolve("appendonly.aof.manifest");
+    }
+
+    /** A copy of {@code from}'s AOF directory in a new work dir, for the other server to start on. */
+    private static Path copyAofDir(Path from, String name) throws IOException {
+        Path to = WorkDir.create(name);
+        Files.createDirectories(aofDir(to));
+        try (var files = Files.list(aofDir(from))) {
+            for (Path file : files.toList()) {
+                Files.copy(file, aofDir(to).resolve(file.getFileName()));
+            }
+        }
+        return to;
+    }
+
+    /** The base file the manifest names. */
+    private static Path base(Path dir) throws IOException {
+        String first = Files.readAllLines(manifest(dir)).get(0);
+        assertThat(first).endsWith(" type b");
+        return aofDir(dir).resolve(first.split(" ")[1]);
+    }
+
+    private static void assertRedisCheckAofAccepts(Path dir) {
+        Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", manifest(dir).toString());
+        assertThat(check.exitCode()).as(check.toString()).isZero();
+        assertThat(check.stdout()).contains("All AOF files and manifest are valid");
+    }
+
+    /** Runs BGREWRITEAOF and waits until it ended, on either server. */
+    private static void rewrite(RespConnection c) throws Exception {
+        long before = Long.parseLong(infoField(c, "aof_rewrites"));
+        assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
+        Poll.until(Duration.ofSeconds(60), "the rewrite", () -> Long.parseLong(infoField(c, "aof_rewrites")) > before
+                && infoField(c, "aof_rewrite_in_progress").equals("0") ? true : null);
+    }
+
+    private static String infoField(RespConnection c, String name) {
+        String info = call(c, "INFO", "persistence");
+        int at = info.indexOf(name + ":");
+        return info.substring(at + name.length() + 1, info.indexOf('\r', at));
+    }
+
     @Test
     void kvdsAofPassesRedisCheckAof() throws Exception {
         Tools.require("redis-check-aof");
@@ -212,9 +261,9 @@ class AofInteropTest {
         try (KvdProcess kvd = KvdProcess.startIn(dir)) {
             write(kvd.port());
         }
-        Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", dir.resolve("appendonly.aof").toString());
-        assertThat(check.exitCode()).as(check.toString()).isZero();
-        assertThat(check.stdout()).contains("is valid");
+        assertThat(Files.readString(manifest(dir))).isEqualTo("file appendonly.aof.1.base.rdb seq 1 type b\n"
+                + "file appendonly.aof.1.incr.aof seq 1 type i\n");
+        assertRedisCheckAofAccepts(dir);
     }
 
     @Test
@@ -226,38 +275,55 @@ class AofInteropTest {
             write(kvd.port());
             expected = contents(kvd.port());
         }
-        Path redisDir = WorkDir.create("redis-aof");
-        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
-        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no")) {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(copyAofDir(kvdDir, "redis-aof"), "--appendonly", "yes")) {
             assertThat(contents(redis.port())).isEqualTo(expected);
         }
     }
 
     @Test
-    void rewrittenAofPassesRedisCheckAofAndLoadsInRedisServer() throws Exception {
+    void aRewriteWithAnRdbBasePassesRedisCheckAofAndLoadsInRedisServer() throws Exception {
         Tools.require("redis-check-aof");
-        Tools.require("redis-server");
         Path kvdDir = WorkDir.create("kvd-aof");
+        Map<String, String> expected = writeRewriteAndWriteAgain(kvdDir, "yes");
+        assertThat(Files.readString(manifest(kvdDir))).isEqualTo("file appendonly.aof.2.base.rdb seq 2 type b\n"
+                + "file appendonly.aof.2.incr.aof seq 2 type i\n");
+        assertThat(Files.readString(base(kvdDir), StandardCharsets.ISO_8859_1)).startsWith("REDIS0010");
+        assertThat(aofDir(kvdDir).resolve("appendonly.aof.1.incr.aof")).doesNotExist();
+        assertRedisCheckAofAccepts(kvdDir);
+        try (RedisServerProcess redis = RedisServerProcess.startIn(copyAofDir(kvdDir, "redis-aof"), "--appendonly", "yes")) {
+            assertThat(contents(redis.port())).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aRewriteWithAnAofBasePassesRedisCheckAofAndLoadsInRedisServer() throws Exception {
+        Tools.require("redis-check-aof");
+        Path kvdDir = WorkDir.create("kvd-aof");
+        Map<String, String> expected = writeRewriteAndWriteAgain(kvdDir, "no");
+        assertThat(base(kvdDir).getFileName()).hasToString("appendonly.aof.2.base.aof");
+        assertThat(Files.readString(base(kvdDir))).startsWith("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n")
+                .doesNotContain("INCRBY");
+        assertRedisCheckAofAccepts(kvdDir);
+        try (RedisServerProcess redis = RedisServerProcess.startIn(copyAofDir(kvdDir, "redis-aof"), "--appendonly", "yes")) {
+            assertThat(contents(redis.port())).isEqualTo(expected);
+        }
+    }
+
+    /** {@link #WRITES}, a rewrite, one more write; a restart of kvd holds the same; the contents. */
+    private static Map<String, String> writeRewriteAndWriteAgain(Path kvdDir, String rdbPreamble) throws Exception {
+        Tools.require("redis-server");
         Map<String, String> expected;
-        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir, "--aof-use-rdb-preamble", rdbPreamble);
+             RespConnection c = RespConnection.open(kvd.port())) {
             write(kvd.port());
-            assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
-            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> call(c, "INFO", "persistence").contains("aof_rewrites:1\r\n") ? true : null);
+            rewrite(c);
             c.call("INCR", "counter");
             expected = contents(kvd.port());
         }
-        Path file = kvdDir.resolve("appendonly.aof");
-        assertThat(Files.readString(file)).startsWith("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n")
-                .doesNotContain("INCRBY");
-        Tools.Result check = Tools.run(Duration.ofSeconds(30), null, "redis-check-aof", file.toString());
-        assertThat(check.exitCode()).as(check.toString()).isZero();
-        Path redisDir = WorkDir.create("redis-aof");
-        Files.copy(file, redisDir.resolve("appendonly.aof"));
-        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no")) {
-            assertThat(contents(redis.port())).isEqualTo(expected);
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir)) {
+            assertThat(contents(kvd.port())).isEqualTo(expected);
         }
+        return expected;
     }
 
     @Test
@@ -283,10 +349,8 @@ class AofInteropTest {
         try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
             assertThat(servedContents(c)).isEqualTo(expected);
         }
-        Path redisDir = WorkDir.create("redis-aof");
-        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
-        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no"); RespConnection c = RespConnection.open(redis.port())) {
+        try (RedisServerProcess redis = RedisServerProcess.startIn(copyAofDir(kvdDir, "redis-aof"), "--appendonly", "yes");
+             RespConnection c = RespConnection.open(redis.port())) {
             assertThat(servedContents(c)).isEqualTo(expected);
         }
     }
@@ -311,21 +375,23 @@ class AofInteropTest {
             assertThat(c.call("FCALL", "bump", "1", "n", "5")).isEqualTo(":5\r\n");
             expected = functionsAndData(c);
         }
-        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir, "--aof-use-rdb-preamble", "no");
+             RespConnection c = RespConnection.open(kvd.port())) {
             assertThat(functionsAndData(c)).isEqualTo(expected);
-            assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
-            Poll.until(Duration.ofSeconds(60), "the rewrite", () -> call(c, "INFO", "persistence").contains("aof_rewrites:1\r\n") ? true : null);
+            rewrite(c);
         }
-        assertThat(Files.readString(kvdDir.resolve("appendonly.aof")))
+        assertThat(Files.readString(base(kvdDir)))
                 .startsWith("*3\r\n$8\r\nFUNCTION\r\n$4\r\nLOAD\r\n$" + COUNTER.length() + "\r\n" + COUNTER + "\r\n")
                 .doesNotContain("gone");
         try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
             assertThat(functionsAndData(c)).isEqualTo(expected);
+            rewrite(c);
         }
-        Path redisDir = WorkDir.create("redis-aof");
-        Files.copy(kvdDir.resolve("appendonly.aof"), redisDir.resolve("appendonly.aof"));
-        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no"); RespConnection c = RespConnection.open(redis.port())) {
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(functionsAndData(c)).as("after a rewrite to an RDB base").isEqualTo(expected);
+        }
+        try (RedisServerProcess redis = RedisServerProcess.startIn(copyAofDir(kvdDir, "redis-aof"), "--appendonly", "yes");
+             RespConnection c = RespConnection.open(redis.port())) {
             assertThat(functionsAndData(c)).isEqualTo(expected);
         }
     }
@@ -335,18 +401,17 @@ class AofInteropTest {
         Tools.require("redis-server");
         Path redisDir = WorkDir.create("redis-aof");
         String expected;
-        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no", "--appendfsync", "always");
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes", "--appendfsync", "always");
              RespConnection c = RespConnection.open(redis.port())) {
             c.call("FUNCTION", "LOAD", "#!lua name=gone\nredis.register_function('gone', function() return 1 end)");
             c.call("FUNCTION", "LOAD", COUNTER);
+            rewrite(c);
             c.call("FUNCTION", "LOAD", "REPLACE", READER);
             c.call("FUNCTION", "DELETE", "gone");
             c.call("FCALL", "bump", "1", "n", "5");
             expected = functionsAndData(c);
         }
-        Path kvdDir = WorkDir.create("kvd-aof");
-        Files.write(kvdDir.resolve("appendonly.aof"), concatenatedAof(redisDir.resolve("appendonlydir")));
+        Path kvdDir = copyAofDir(redisDir, "kvd-aof");
         try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
             assertThat(functionsAndData(c)).isEqualTo(expected);
         }
@@ -373,7 +438,31 @@ class AofInteropTest {
     }
 
     @Test
-    void kvdLoadsTheAofRedisServerWrote() throws Exception {
+    void kvdStartsOnTheDirectoryRedisServerWroteWithTheSameContents() throws Exception {
+        Tools.require("redis-server");
+        Path redisDir = WorkDir.create("redis-aof");
+        Map<String, String> expected;
+        try (RedisServerProcess redis = RedisServerProcess.startIn(redisDir, "--appendonly", "yes", "--appendfsync", "always");
+             RespConnection c = RespConnection.open(redis.port())) {
+            write(redis.port());
+            rewrite(c);
+            c.call("INCR", "counter");
+            c.call("SET", "after", "the rewrite");
+            expected = contents(redis.port());
+        }
+        Path kvdDir = copyAofDir(redisDir, "kvd-aof");
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir); RespConnection c = RespConnection.open(kvd.port())) {
+            assertThat(contents(kvd.port())).isEqualTo(expected);
+            assertThat(c.call("GET", "after")).isEqualTo("$11\r\nthe rewrite\r\n");
+            // kvd's own rewrite continues Redis's sequence numbers.
+            rewrite(c);
+        }
+        assertThat(Files.readString(manifest(kvdDir))).isEqualTo("file appendonly.aof.3.base.rdb seq 3 type b\n"
+                + "file appendonly.aof.3.incr.aof seq 3 type i\n");
+    }
+
+    @Test
+    void kvdUpgradesTheSingleFileOfAnOlderServerAsRedisServerDoes() throws Exception {
         Tools.require("redis-server");
         Path redisDir = WorkDir.create("redis-aof");
         Map<String, String> expected;
@@ -382,16 +471,24 @@ class AofInteropTest {
             write(redis.port());
             expected = contents(redis.port());
         }
+        byte[] single = concatenatedAof(aofDir(redisDir));
         Path kvdDir = WorkDir.create("kvd-aof");
-        Files.write(kvdDir.resolve("appendonly.aof"), concatenatedAof(redisDir.resolve("appendonlydir")));
-        try (KvdProcess kvd = KvdProcess.startIn(kvdDir)) {
+        Files.write(kvdDir.resolve("appendonly.aof"), single);
+        Path upgradedByRedis = WorkDir.create("redis-aof");
+        Files.write(upgradedByRedis.resolve("appendonly.aof"), single);
+        try (KvdProcess kvd = KvdProcess.startIn(kvdDir);
+             RedisServerProcess redis = RedisServerProcess.startIn(upgradedByRedis, "--appendonly", "yes")) {
             assertThat(contents(kvd.port())).isEqualTo(expected);
+            assertThat(contents(redis.port())).isEqualTo(expected);
         }
+        assertThat(kvdDir.resolve("appendonly.aof")).doesNotExist();
+        assertThat(Files.readString(manifest(kvdDir))).isEqualTo(Files.readString(manifest(upgradedByRedis)))
+                .isEqualTo("file appendonly.aof seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n");
     }
 
     /**
      * Redis 7 keeps its AOF as a base file and increments listed in a manifest; with
-     * aof-use-rdb-preamble no, all of them in the manifest's order are one plain AOF.
+     * aof-use-rdb-preamble no, all of them in the manifest's order are one plain AOF, as Redis 6 wrote it.
      */
     private static byte[] concatenatedAof(Path appendonlydir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

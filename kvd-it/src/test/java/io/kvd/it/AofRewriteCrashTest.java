@@ -19,8 +19,10 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * kvd killed with SIGKILL while AOF rewrites run back to back (before, during and after the
- * switch to the new file): after a restart every acknowledged write is there.
+ * kvd killed with SIGKILL while AOF rewrites run back to back (while a new incr file is opened and
+ * listed, while the base is written, while the new manifest replaces the old and the history is
+ * deleted), with the base as RDB and as commands in turn: after a restart every acknowledged write
+ * is there, and the preloaded snapshot too.
  */
 @ExtendWith(ServerLogsOnFailure.class)
 class AofRewriteCrashTest {
@@ -35,13 +37,13 @@ class AofRewriteCrashTest {
                 + rounds + " rounds");
         SplittableRandom random = new SplittableRandom(seed);
         for (int round = 0; round < rounds; round++) {
-            crashRound(random.nextInt(0, 1500));
+            crashRound(random.nextInt(0, 1500), round % 2 == 0 ? "yes" : "no");
         }
     }
 
-    private static void crashRound(int killAfterMs) throws Exception {
+    private static void crashRound(int killAfterMs, String rdbPreamble) throws Exception {
         Path dir = WorkDir.create("kvd-rewrite-crash");
-        KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always");
+        KvdProcess kvd = KvdProcess.startIn(dir, "--appendfsync", "always", "--aof-use-rdb-preamble", rdbPreamble);
         preload(kvd.port());
         ExecutorService rewriter = Executors.newSingleThreadExecutor();
         try (AcknowledgedWriters writers = new AcknowledgedWriters(kvd.port(), WRITERS)) {
@@ -49,8 +51,8 @@ class AofRewriteCrashTest {
             writers.awaitFirstAcknowledgement();
             Thread.sleep(killAfterMs);
             kvd.kill();
-            System.out.println("AofRewriteCrashTest: killed " + killAfterMs + " ms after the first write, "
-                    + rewrites.get() + " rewrites started, " + writers.total() + " writes acknowledged");
+            System.out.println("AofRewriteCrashTest: killed " + killAfterMs + " ms after the first write (aof-use-rdb-preamble "
+                    + rdbPreamble + "), " + rewrites.get() + " rewrites started, " + writers.total() + " writes acknowledged");
             try (KvdProcess restarted = KvdProcess.startIn(dir, "--appendfsync", "always");
                  RespConnection c = RespConnection.open(restarted.port())) {
                 assertThat(c.call("GET", "pre:" + (PRELOADED - 1))).isEqualTo(bulk("p" + (PRELOADED - 1)));

@@ -31,7 +31,8 @@ class BusyScriptAofTest {
             assertThat(BusyScriptDifferentialTest.isClosed(caller)).isTrue();
         }
         assertThat(kvd.stop()).isZero();
-        String aof = Files.readString(kvd.dir().resolve("appendonly.aof"), StandardCharsets.ISO_8859_1);
+        String aof = Files.readString(kvd.dir().resolve("appendonlydir").resolve("appendonly.aof.1.incr.aof"),
+                StandardCharsets.ISO_8859_1);
         assertThat(aof).contains("before").doesNotContain("during");
     }
 }

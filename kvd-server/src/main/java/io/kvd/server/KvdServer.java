@@ -2,7 +2,7 @@ package io.kvd.server;
 
 import io.kvd.codec.RespDecoder;
 import io.kvd.server.admin.Version;
-import io.kvd.server.aof.AofFormatException;
+import io.kvd.server.aof.AofDirectory;
 import io.kvd.server.aof.AofLoader;
 import io.kvd.server.aof.AofRewriter;
 import io.kvd.server.aof.AppendOnlyFile;
@@ -238,7 +238,9 @@ public final class KvdServer implements AutoCloseable {
         if (config.pidfile() != null) {
             writePidFile(config.pidfile());
         }
-        log.info("kvd {} ready: transport {}, bind {}, port {}, pid {}", Version.KVD, transport.configName(),
+        // " PID: " as in Redis's start-up logo, once the port is bound: Redis's test harness finds the
+        // process by it and may connect at once, as it can to a redis-server, which binds before loading.
+        log.info("kvd {} ready: transport {}, bind {}, port {}, PID: {}", Version.KVD, transport.configName(),
                 String.join(" ", config.bind()), port, ProcessHandle.current().pid());
         // Redis's lines, which tools that start a server wait for.
         log.info("Ready to accept connections");
@@ -317,15 +319,24 @@ public final class KvdServer implements AutoCloseable {
         }
     }
 
-    /** Loads the AOF if appendonly is on, after removing what an unfinished rewrite left. */
+    /**
+     * As Redis's main: the AOF manifest is read whether or not appendonly is on (a bad one stops
+     * the start), then the AOF is loaded if appendonly is on, else the RDB; history files a
+     * finished rewrite left are deleted.
+     */
     private void openFiles() throws IOException {
-        AofRewriter.deleteLeftover(config.appendFile());
+        AofRewriter.deleteLeftover(config.dir(), config.appendFilename());
+        AofDirectory directory = new AofDirectory(config.dir(), config.appendFilename(),
+                config.appendDir().getFileName().toString());
+        directory.loadManifest();
         if (config.appendonly()) {
-            loadAof();
+            loadAof(directory);
         } else {
             loadRdb();
         }
-        rewriter = new AofRewriter(config, state, aof, loop);
+        directory.deleteHistory();
+        rewriter = new AofRewriter(config, state, directory, aof, loop);
+        state.aofRewrite().onLoad(() -> AofLoader.reload(directory, aof, state, commands));
     }
 
     /**
@@ -356,18 +367,12 @@ public final class KvdServer implements AutoCloseable {
      * before any client can connect. Garbage in the file stops the start: kvd never serves an
      * empty keyspace because the log failed to load.
      */
-    private void loadAof() throws IOException {
-        Path file = config.appendFile();
-        AofLoader.Result loaded;
-        try {
-            loaded = AofLoader.load(file, state, commands);
-        } catch (AofFormatException e) {
-            throw new IllegalStateException("Bad file format reading the append only file " + file + ": "
-                    + e.getMessage() + ". Make a backup of it, then repair it (cutting it at offset "
-                    + e.validUpTo() + ") with: java -jar kvd.jar --check-aof --fix " + file, e);
-        }
-        aof = AppendOnlyFile.open(file, state.commandLog(), FsyncPolicy.named(config.appendfsync()),
-                state.latencyMonitor());
+    private void loadAof(AofDirectory directory) throws IOException {
+        AofLoader.Loaded files = directory.load(state, commands);
+        AofLoader.Result loaded = files.result();
+        aof = directory.openOnStart(state, config.aofUseRdbPreamble(), files.totalSize(),
+                FsyncPolicy.named(config.appendfsync()));
+        state.aofRewrite().setBaseSize(files.baseSize());
         state.commandLog().setEnabled(true);
         state.databases().setTime(System.currentTimeMillis());
         int expired = 0;
@@ -375,11 +380,10 @@ public final class KvdServer implements AutoCloseable {
             expired += state.keyspace(db).removeExpired();
         }
         if (!aof.commit()) {
-            throw new IllegalStateException("cannot write the append only file " + file + ": "
-                    + state.commandLog().failure());
+            throw new IllegalStateException("cannot write the append only file: " + state.commandLog().failure());
         }
         log.info("AOF loaded from {}: {} records, {} bytes in {} ms ({} ns per record; CPU: loop {} ms, {} ns per "
-                        + "record, reader {} ms); {} keys, {} expired while down removed", file, loaded.records(),
+                        + "record, reader {} ms); {} keys, {} expired while down removed", config.appendDir(), loaded.records(),
                 loaded.bytes(), loaded.wallNanos() / 1_000_000, perRecord(loaded.wallNanos(), loaded.records()),
                 loaded.loopCpuNanos() / 1_000_000, perRecord(loaded.loopCpuNanos(), loaded.records()),
                 loaded.readerCpuNanos() / 1_000_000, state.databases().size(), expired);

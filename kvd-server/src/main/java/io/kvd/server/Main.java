@@ -51,8 +51,7 @@ public final class Main {
         }
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
-        // " PID: " as in Redis's start-up logo: Redis's test harness and other tools find the process by it.
-        log.info("kvd {} starting, Redis {} compatible, PID: {}", Version.KVD, Version.REDIS, ProcessHandle.current().pid());
+        log.info("kvd {} starting, Redis {} compatible", Version.KVD, Version.REDIS);
         List<String> inert = config.inertSettings();
         if (!inert.isEmpty()) {
             log.warn("Read but not acted on by kvd (docs/configuration.md): {}", String.join(", ", inert));
@@ -78,8 +77,14 @@ public final class Main {
         KvdServer server;
         try {
             server = KvdServer.start(config);
-        } catch (RuntimeException e) {
+        } catch (ListenFailedException e) {
+            // Without the PID, as Redis, which binds before its logo: a harness waiting for it retries on another port.
             log.error("kvd cannot start: {}", e.getMessage());
+            System.exit(1);
+            return;
+        } catch (RuntimeException e) {
+            // With the PID, as Redis's logo has it printed before a load fails: tools wait for it, then for the exit.
+            log.error("kvd cannot start, PID: {}: {}", ProcessHandle.current().pid(), e.getMessage());
             System.exit(1);
             return;
         }

@@ -41,7 +41,7 @@ final class TcpListeners {
         try {
             channels = bindAll(bind, requestedPort);
         } catch (BindFailure e) {
-            throw new IllegalStateException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
+            throw new ListenFailedException("Failed listening on port " + requestedPort + " (TCP), aborting: cannot"
                     + " listen on " + e.host + ": " + e.getCause(), e.getCause());
         }
         port = channels.isEmpty() ? requestedPort : ((InetSocketAddress) channels.get(0).localAddress()).getPort();

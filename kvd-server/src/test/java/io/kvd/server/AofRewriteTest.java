@@ -28,7 +28,10 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** BGREWRITEAOF and automatic rewrites against an in-process kvd writing its AOF to a temporary dir. */
+/**
+ * BGREWRITEAOF and automatic rewrites against an in-process kvd writing its AOF directory to a
+ * temporary dir, with the base as commands (aof-use-rdb-preamble no) so the tests can read it.
+ */
 class AofRewriteTest {
     private static final SimpleString STARTED = new SimpleString("Background append only file rewriting started");
     private static final long FAR_FUTURE_MS = 4_000_000_000_000L;
@@ -38,7 +41,8 @@ class AofRewriteTest {
     private KvdServer server;
 
     private int start(String... options) throws InterruptedException {
-        ConfigBuilder config = ConfigBuilder.forTests().dir(dir).option("appendonly", "yes");
+        ConfigBuilder config = ConfigBuilder.forTests().dir(dir).option("appendonly", "yes")
+                .option("aof-use-rdb-preamble", "no");
         for (int i = 0; i < options.length; i += 2) {
             config.option(options[i], options[i + 1]);
         }
@@ -58,8 +62,17 @@ class AofRewriteTest {
         }
     }
 
-    private Path aof() {
-        return dir.resolve("appendonly.aof");
+    /** The base file the manifest names: the last rewrite's. */
+    private Path aof() throws IOException {
+        Path aofDir = dir.resolve("appendonlydir");
+        String first = Files.readAllLines(aofDir.resolve("appendonly.aof.manifest")).get(0);
+        assertThat(first).endsWith(" type b");
+        return aofDir.resolve(first.split(" ")[1]);
+    }
+
+    /** Where the rewrite writes the base before renaming it into the directory: Redis's name, in dir. */
+    private Path rewriteTemp() {
+        return dir.resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
     }
 
     /** Waits (generously: the machine may be busy) until INFO persistence shows {@code rewrites} rewrites done. */
@@ -246,7 +259,7 @@ class AofRewriteTest {
     @Test
     void bgrewriteaofThatCannotCreateItsFileIsAnError() throws Exception {
         try (RespConnection c = new RespConnection(start())) {
-            Files.createDirectories(dir.resolve("temp-rewriteaof-appendonly.aof").resolve("blocked"));
+            Files.createDirectories(rewriteTemp().resolve("blocked"));
             assertThat(c.call("BGREWRITEAOF")).isEqualTo(new RespReply.Error(
                     "ERR Can't execute an AOF background rewriting. Please check the server logs for more information."));
             assertThat(((BulkString) c.call("INFO", "persistence")).utf8()).contains("aof_last_bgrewrite_status:err");
@@ -267,7 +280,7 @@ class AofRewriteTest {
             c.call("BGREWRITEAOF");
         }
         server.close();
-        assertThat(dir.resolve("temp-rewriteaof-appendonly.aof")).doesNotExist();
+        assertThat(rewriteTemp()).doesNotExist();
         try (RespConnection c = new RespConnection(start())) {
             assertThat(c.call("DBSIZE")).isEqualTo(new RespReply.Integer(20_000));
         }

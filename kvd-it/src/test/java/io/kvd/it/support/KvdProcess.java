@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 public final class KvdProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-    /** KvdServer's startup line: {@code kvd 0.1.0 ready: transport io_uring, bind 127.0.0.1 -::1, port 41235, pid 4144}. */
-    private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), pid (\\d+)");
+    /** KvdServer's startup line: {@code kvd 0.1.0 ready: transport io_uring, bind 127.0.0.1 -::1, port 41235, PID: 4144}. */
+    private static final Pattern READY = Pattern.compile("kvd \\S+ ready: transport (\\S+), bind .*, port (\\d+), PID: (\\d+)");
 
     private final LoggedProcess process;
     /** The file of a {@code --logfile} option, where kvd then logs instead of its standard output; null without one. */

@@ -6,6 +6,7 @@ import io.kvd.server.config.ConfigRewrite;
 import io.kvd.server.config.Directive;
 import io.kvd.server.config.IoErrors;
 import io.kvd.server.debug.DatasetDigest;
+import io.kvd.server.numeric.IntegerText;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Reply;
@@ -22,8 +23,7 @@ import java.util.Locale;
 /**
  * DEBUG (Redis 7.0's debug.c), the subcommands Redis's own test suite leans on that have a
  * meaning in kvd, allowed only as enable-debug-command says (no by default, as in Redis). The
- * ones that need snapshots (RELOAD, LOADAOF) or C internals (SEGFAULT, MALLCTL, HTSTATS) are
- * unknown subcommands until kvd has them.
+ * ones that need C internals (SEGFAULT, MALLCTL, HTSTATS) are unknown subcommands.
  */
 public final class DebugCommand {
     private static final Logger LOG = LoggerFactory.getLogger("kvd.debug");
@@ -89,6 +89,7 @@ public final class DebugCommand {
         switch (sub) {
             case "help" -> help(client);
             case "reload" -> PersistenceCommands.reload(client, argv);
+            case "loadaof" -> PersistenceCommands.loadAof(client);
             case "digest" -> {
                 requireArgc(argc == 2, argv);
                 client.reply().simpleString(new DatasetDigest().of(client.server().databases()));
@@ -116,6 +117,12 @@ public final class DebugCommand {
             case "pause-cron" -> {
                 requireArgc(argc == 3, argv);
                 client.server().pauseCron(Args.parseLong(argv[2]) != 0);
+                client.reply().ok();
+            }
+            case "aof-flush-sleep" -> {
+                requireArgc(argc == 3, argv);
+                // Redis's atoi: what is not a number is 0.
+                client.server().commandLog().setFlushSleepMicros(IntegerText.atoi(argv[2]));
                 client.reply().ok();
             }
             case "sleep" -> {

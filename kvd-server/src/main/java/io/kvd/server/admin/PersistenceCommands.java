@@ -96,4 +96,17 @@ public final class PersistenceCommands {
         log.warn("DB reloaded by DEBUG RELOAD");
         client.reply().ok();
     }
+
+    /**
+     * DEBUG LOADAOF: the AOF written out, the databases emptied, the AOF's files loaded again
+     * (a file that does not load stops the server, as in Redis).
+     */
+    static void loadAof(Client client) {
+        ServerState server = client.server();
+        server.databases().clear();
+        server.tracking().flushed();
+        server.scripting().flushFunctions();
+        server.aofRewrite().load();
+        client.reply().ok();
+    }
 }

@@ -40,9 +40,15 @@ final class AofReader {
     private long number;
 
     AofReader(FileChannel channel) throws IOException {
+        this(channel, 0);
+    }
+
+    /** Reads from {@code start}: the AOF tail after an old-style file's RDB preamble. */
+    AofReader(FileChannel channel, long start) throws IOException {
         this.channel = channel;
         this.fileSize = channel.size();
-        channel.position(0);
+        this.bufStart = start;
+        channel.position(start);
     }
 
     /** The next record's arguments, or null at the end of the file (see {@link #isTorn}). */
@@ -56,17 +62,37 @@ final class AofReader {
      */
     byte[][] next(byte[][] done) throws IOException, AofFormatException {
         while (true) {
-            int end = parse(pos, done);
-            if (end >= 0) {
-                pos = end;
-                records++;
-                return args;
+            int end;
+            if (pos < limit && buf[pos] == '#') {
+                // An annotation line (Redis's "#TS:<unix time>" with aof-timestamp-enabled): skipped, as Redis's loader skips it.
+                end = annotationEnd(pos);
+                if (end >= 0) {
+                    pos = end;
+                    continue;
+                }
+            } else {
+                end = parse(pos, done);
+                if (end >= 0) {
+                    pos = end;
+                    records++;
+                    return args;
+                }
             }
             if (end == TORN || !fill()) {
                 torn = pos < limit || end == TORN;
                 return null;
             }
         }
+    }
+
+    /** The position after the annotation line at p, or NEED_MORE. */
+    private int annotationEnd(int p) {
+        for (int i = p; i < limit; i++) {
+            if (buf[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return NEED_MORE;
     }
 
     /** The end of the last complete record read. */

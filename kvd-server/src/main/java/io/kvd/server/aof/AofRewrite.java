@@ -1,7 +1,6 @@
 package io.kvd.server.aof;
 
 import io.kvd.codec.RespWriter;
-import io.kvd.server.latency.LatencyMonitor;
 import io.kvd.server.store.Databases;
 import io.kvd.server.store.DatabasesSnapshot;
 import io.kvd.server.store.Keyspace;
@@ -23,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.List;
@@ -39,24 +37,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * One AOF rewrite without fork (BGREWRITEAOF): writes the keyspace as it was when the rewrite
- * started, as {@code SET key value [PXAT ms]} records and a collection's HSET or SADD records of
- * up to 64 members, to a temporary file, then the records of every write made since, then renames
- * it over the AOF and appends to it from then on.
+ * One AOF base written as commands without fork (a rewrite with aof-use-rdb-preamble no): the
+ * keyspace as it was when the rewrite started, as {@code SET key value [PXAT ms]} records and a
+ * collection's HSET or SADD records of up to 64 members, to a temporary file, forced once
+ * complete. Writes made meanwhile go to the incr file the rewrite opened ({@link AofRewriter}),
+ * so nothing of them belongs here.
  *
  * <p>The point-in-time copy is a {@link KeyspaceSnapshot}, advanced in steps of about
  * {@link #STEP_NANOS} on the event loop, each rescheduled through the loop's task queue so client
  * I/O runs between them. The records go in chunks to a writer thread that does the file I/O; the
- * traversal pauses while more than {@link #MAX_IN_FLIGHT_BYTES} wait for it. Meanwhile the old
- * file keeps getting every write as usual, and {@link AppendOnlyFile} copies each record it wrote
- * into {@link #writesDuring}. When the snapshot is written, the writer appends most of that
- * buffer and forces the file; the loop then appends the last small delta, renames over the AOF
- * and switches the AOF to the new file (see {@link #switchFiles} for the forces). A crash before the rename
- * leaves the old file complete; any failure deletes the temporary file and keeps the old log.
+ * traversal pauses while more than {@link #MAX_IN_FLIGHT_BYTES} wait for it. Any failure deletes
+ * the temporary file.
  */
 final class AofRewrite {
     private static final Logger log = LoggerFactory.getLogger(AofRewrite.class);
-    static final String TEMP_PREFIX = "temp-rewriteaof-";
     /** Loop time per step: a command waits at most about this long behind the rewrite. */
     private static final long STEP_NANOS = 1_000_000;
     /**
@@ -73,9 +67,6 @@ final class AofRewrite {
      */
     private static final int HAND_OFF_BYTES = CHUNK_BYTES - 32 * 1024;
     private static final long MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
-    /** The writes-during buffer is handed to the writer until at most this much is left for the loop. */
-    private static final int FINAL_DELTA_BYTES = 256 * 1024;
-    private static final int MAX_DRAIN_ROUNDS = 5;
     private static final long WAIT_MICROS = 500;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
     private static final byte[] SET = {'S', 'E', 'T'};
@@ -109,15 +100,10 @@ final class AofRewrite {
     /** Redis's AOF_REWRITE_ITEMS_PER_CMD: a collection is written as commands of at most this many items. */
     static final int ITEMS_PER_COMMAND = 64;
 
-    private final Path file;
     private final Path temp;
     private final FileChannel out;
-    private final Databases databases;
-    /** Null when appendonly is off: then the snapshot alone is written, as Redis 7 does. */
-    private final AppendOnlyFile aof;
     private final ScheduledExecutorService loop;
     private final Consumer<Boolean> onEnd;
-    private final LatencyMonitor latency;
     private final ExecutorService writer;
     private final AtomicLong inFlight = new AtomicLong();
     /**
@@ -132,13 +118,8 @@ final class AofRewrite {
     /** The database the snapshot's last record was for; entries of another one are preceded by a SELECT. */
     private int selectedDb = -1;
     private ByteBuf chunk = Unpooled.buffer(CHUNK_BYTES);
-    /** Records the AOF wrote since the start, not yet handed to the writer. */
-    private ByteBuf writesDuring = Unpooled.buffer(CHUNK_BYTES);
-    /** Records logged before the start but not yet written: the snapshot already holds their effect. */
-    private int recordsBeforeStart;
     private long entries;
     private Future<?> sync;
-    private int drainRounds;
     private boolean ended;
     private final long startNanos = System.nanoTime();
     /**
@@ -149,16 +130,10 @@ final class AofRewrite {
     private long longestStepNanos;
     private long longestStepCpuNanos;
 
-    private AofRewrite(Path file, FileChannel out, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
-                       int recordsBeforeStart, ScheduledExecutorService loop, LatencyMonitor latency,
-                       Consumer<Boolean> onEnd) {
-        this.file = file;
-        this.latency = latency;
-        this.temp = tempFile(file);
+    private AofRewrite(Path temp, FileChannel out, Databases databases, List<byte[]> libraries,
+                       ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+        this.temp = temp;
         this.out = out;
-        this.databases = databases;
-        this.aof = aof;
-        this.recordsBeforeStart = recordsBeforeStart;
         this.loop = loop;
         this.onEnd = onEnd;
         this.writer = Executors.newSingleThreadExecutor(r -> {
@@ -210,44 +185,29 @@ final class AofRewrite {
     }
 
     /**
-     * Starts rewriting {@code file} from {@code keyspace}; {@code onEnd} is called on the loop
-     * with true once the new file replaced the old one, false if the rewrite failed.
+     * Starts writing the databases as they are now to {@code temp}; {@code onEnd} is called on
+     * the loop with true once the file is complete and forced, false if it failed.
      *
      * @param libraries the code of each function library, written as FUNCTION LOAD records first
-     * @param aof the open AOF, or null when appendonly is off
-     * @param recordsBeforeStart bytes the command log holds that the AOF has not written yet
-     * @param latency samples the rename over the AOF as "aof-rename"
      * @throws IOException if the temporary file cannot be created
      */
-    static AofRewrite start(Path file, Databases databases, List<byte[]> libraries, AppendOnlyFile aof,
-                            int recordsBeforeStart, ScheduledExecutorService loop, LatencyMonitor latency,
+    static AofRewrite start(Path temp, Databases databases, List<byte[]> libraries, ScheduledExecutorService loop,
                             Consumer<Boolean> onEnd) throws IOException {
-        FileChannel out = FileChannel.open(tempFile(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(file, out, databases, libraries, aof, recordsBeforeStart, loop, latency,
-                onEnd);
-        if (aof != null) {
-            aof.copyWritesTo(rewrite);
-        }
-        log.info("Background append only file rewriting started ({} keys)", databases.size());
+        AofRewrite rewrite = new AofRewrite(temp, out, databases, libraries, loop, onEnd);
         rewrite.schedule(0);
         return rewrite;
-    }
-
-    static Path tempFile(Path file) {
-        return file.resolveSibling(TEMP_PREFIX + file.getFileName());
-    }
-
-    /** The AOF wrote {@code records} (its readable bytes) to the old file: keep the new ones. */
-    void written(ByteBuf records) {
-        int from = records.readerIndex() + recordsBeforeStart;
-        recordsBeforeStart = 0;
-        writesDuring.writeBytes(records, from, records.writerIndex() - from);
     }
 
     /** Stops the rewrite and deletes the temporary file (shutdown). */
     void abort() {
         fail("Background AOF rewrite aborted", null);
+        try {
+            writer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void select(int db) {
@@ -383,7 +343,12 @@ final class AofRewrite {
         } else if (inFlight.get() > 0 || sync != null && !sync.isDone()) {
             schedule(WAIT_MICROS);
         } else if (sync == null) {
-            drain();
+            sync = writer.submit(() -> {
+                out.force(true);
+                out.close();
+                return null;
+            });
+            schedule(WAIT_MICROS);
         } else {
             synced();
         }
@@ -410,20 +375,6 @@ final class AofRewrite {
         schedule(0);
     }
 
-    /** Hands the writes made meanwhile to the writer while there are many, then has it force the file. */
-    private void drain() {
-        if (writesDuring.readableBytes() > FINAL_DELTA_BYTES && drainRounds < MAX_DRAIN_ROUNDS) {
-            writesDuring = handOff(writesDuring);
-            drainRounds++;
-        } else {
-            sync = writer.submit(() -> {
-                out.force(true);
-                return null;
-            });
-        }
-        schedule(WAIT_MICROS);
-    }
-
     private void synced() {
         try {
             sync.get();
@@ -435,69 +386,11 @@ final class AofRewrite {
             Thread.currentThread().interrupt();
             return;
         }
-        if (recordsBeforeStart > 0) {
-            // Records of the time before the start must reach the old file first; the new one
-            // must not get them (the snapshot holds their effect). The AOF retries every cron tick.
-            schedule(WAIT_MICROS);
-            return;
-        }
-        switchFiles();
-    }
-
-    /**
-     * The last delta, rename over the AOF, switch the AOF to the new file, force the directory.
-     * Under {@code appendfsync always} the delta (acknowledged writes) and the rename are forced
-     * here, before any later reply can leave; otherwise the AOF's background fsync covers the
-     * delta and the writer thread forces the directory, keeping the loop's pause short.
-     */
-    private void switchFiles() {
-        boolean always = aof != null && aof.syncsEveryWrite();
-        long start = System.nanoTime();
-        long size;
-        try {
-            size = out.size();
-            ByteBuffer delta = writesDuring.nioBuffer();
-            while (delta.hasRemaining()) {
-                size += out.write(delta, size);
-            }
-            if (always) {
-                out.force(true);
-            }
-            long renameStarted = latency.isOn() ? System.nanoTime() : 0;
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            // As Redis's backgroundRewriteDoneHandler, which samples its rename(2) of the new file.
-            if (latency.isOn()) {
-                latency.addSampleIfNeeded("aof-rename", (System.nanoTime() - renameStarted) / 1_000_000);
-            }
-        } catch (IOException e) {
-            fail("Background AOF rewrite failed replacing " + file, e);
-            return;
-        }
-        if (aof != null) {
-            aof.switchTo(out, size, always);
-        }
-        if (always) {
-            forceDirectory();
-        } else {
-            writer.execute(this::forceDirectory);
-        }
-        if (aof == null) {
-            writer.execute(() -> closeQuietly(out));
-        }
         end();
-        log.info("Background AOF rewrite finished successfully: {} keys, {} bytes in {} ms; longest step on the event "
-                + "loop {} us ({} us CPU), the switch {} us", entries, size, (System.nanoTime() - startNanos) / 1_000_000,
-                longestStepNanos / 1000, longestStepCpuNanos / 1000, (System.nanoTime() - start) / 1000);
+        log.info("AOF rewrite: the base of {} keys written to {} in {} ms; longest step on the event loop {} us ({} us "
+                + "CPU)", entries, temp.getFileName(), (System.nanoTime() - startNanos) / 1_000_000,
+                longestStepNanos / 1000, longestStepCpuNanos / 1000);
         onEnd.accept(true);
-    }
-
-    /** Makes the rename itself durable (fsync of the directory, as Redis does after its rename). */
-    private void forceDirectory() {
-        try (FileChannel dir = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            log.warn("AOF rewrite: could not fsync the directory of {}: {}", file, e.toString());
-        }
     }
 
     private ByteBuf handOff(ByteBuf records) {
@@ -526,13 +419,13 @@ final class AofRewrite {
         return next != null ? next : Unpooled.buffer(CHUNK_BYTES);
     }
 
-    /** Ends the rewrite without replacing the file: the old log stays in use. */
+    /** Ends the rewrite without a base: the manifest keeps the old one. */
     private void fail(String what, IOException cause) {
         if (ended) {
             return;
         }
         if (cause != null) {
-            log.warn("{}: {}; the old AOF stays in use", what, cause.toString());
+            log.warn("{}: {}", what, cause.toString());
         } else {
             log.warn("{}; the temporary file is deleted", what);
         }
@@ -553,15 +446,7 @@ final class AofRewrite {
     private void end() {
         ended = true;
         snapshot.stop();
-        if (aof != null) {
-            aof.stopCopyingWrites();
-        }
         writer.shutdown();
-    }
-
-    /** Waits a little for the writer to finish (deleting the temporary file after an abort). */
-    void awaitWriter() throws InterruptedException {
-        writer.awaitTermination(5, TimeUnit.SECONDS);
     }
 
     private static void closeQuietly(FileChannel channel) {

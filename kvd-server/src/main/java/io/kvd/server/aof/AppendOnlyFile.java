@@ -16,9 +16,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The open AOF: takes the records the commands of an event-loop iteration logged and writes them
+ * The open AOF, the incr file of the AOF directory appended to: takes the records the commands of an event-loop iteration logged and writes them
  * with one write, then syncs as {@code appendfsync} says ({@link #commit}). The caller flushes
  * the iteration's replies only when that returned true, so no reply leaves before its record.
  *
@@ -40,7 +41,7 @@ public final class AppendOnlyFile implements AutoCloseable {
     private static final long SECOND_NANOS = 1_000_000_000L;
     private static final long FSYNC_STALL_NANOS = 2 * SECOND_NANOS;
 
-    /** Replaced once by {@link #switchTo} when a rewrite finishes. */
+    /** The last incr file; replaced by {@link #switchTo} when a rewrite starts. */
     private FileChannel channel;
     private final CommandLog commandLog;
     private final LatencyMonitor latency;
@@ -48,29 +49,42 @@ public final class AppendOnlyFile implements AutoCloseable {
     private ExecutorService fsyncThread;
     /** Bytes of the file written and known good: the next write starts here. */
     private long size;
+    /** Bytes of the base and the earlier incr files, which aof_current_size counts too. */
+    private long otherFilesSize;
     private boolean unsynced;
     private Future<?> fsync;
     private long fsyncStartNanos = System.nanoTime() - SECOND_NANOS;
     private boolean fsyncStalled;
     private boolean fsyncFailed;
     private long delayedFsyncs;
-    /** The rewrite running, which gets a copy of every record written; null when none runs. */
-    private AofRewrite rewrite;
+    /** A rewrite runs: writes are sampled as "aof-write-active-child". */
+    private boolean rewriting;
+    /**
+     * Bytes at the start of the command log's records already written, to the incr file a
+     * rewrite's start replaced ({@link #writeNow}); they stay in the log for the
+     * replicas until the next commit.
+     */
+    private int writtenEarly;
 
-    AppendOnlyFile(FileChannel channel, CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency)
-            throws IOException {
+    AppendOnlyFile(FileChannel channel, long otherFilesSize, CommandLog commandLog, FsyncPolicy policy,
+                   LatencyMonitor latency) throws IOException {
         this.channel = channel;
+        this.otherFilesSize = otherFilesSize;
         this.commandLog = commandLog;
         this.latency = latency;
         this.policy = policy;
         this.size = channel.size();
     }
 
-    /** Opens (creating if need be) the file for appending at its end. */
-    public static AppendOnlyFile open(Path file, CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency)
-            throws IOException {
+    /**
+     * Opens (creating if need be) an incr file for appending at its end.
+     *
+     * @param otherFilesSize bytes of the base and the earlier incr files
+     */
+    static AppendOnlyFile open(Path file, long otherFilesSize, CommandLog commandLog, FsyncPolicy policy,
+                               LatencyMonitor latency) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        return new AppendOnlyFile(channel, commandLog, policy, latency);
+        return new AppendOnlyFile(channel, otherFilesSize, commandLog, policy, latency);
     }
 
     /** CONFIG SET appendfsync */
@@ -87,7 +101,7 @@ public final class AppendOnlyFile implements AutoCloseable {
         try {
             return commitRecords();
         } finally {
-            commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
+            report();
         }
     }
 
@@ -96,13 +110,15 @@ public final class AppendOnlyFile implements AutoCloseable {
             collectBackgroundFsync();
         }
         ByteBuf records = commandLog.records();
-        if (records.isReadable()) {
+        if (records.readableBytes() > writtenEarly) {
             if (policy == FsyncPolicy.EVERYSEC && fsyncRunsTooLong()) {
                 return false;
             }
             if (!write(records)) {
                 return false;
             }
+        } else if (writtenEarly > 0) {
+            recordsTaken();
         }
         if (unsynced && policy == FsyncPolicy.ALWAYS && !sync()) {
             return false;
@@ -124,7 +140,7 @@ public final class AppendOnlyFile implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (commandLog.records().isReadable()) {
+            if (commandLog.records().readableBytes() > writtenEarly) {
                 write(commandLog.records());
             }
             if (fsyncThread != null) {
@@ -140,8 +156,26 @@ public final class AppendOnlyFile implements AutoCloseable {
         }
     }
 
+    /** Writes the records not written yet, at the end of the last good write; true if all were. */
     private boolean write(ByteBuf records) {
-        ByteBuffer bytes = records.nioBuffer();
+        if (!append(records)) {
+            return false;
+        }
+        recordsTaken();
+        return true;
+    }
+
+    private void recordsTaken() {
+        commandLog.recordsTaken();
+        writtenEarly = 0;
+    }
+
+    private boolean append(ByteBuf records) {
+        long sleep = commandLog.flushSleepMicros();
+        if (sleep > 0) {
+            LockSupport.parkNanos(sleep * 1000);
+        }
+        ByteBuffer bytes = records.nioBuffer(records.readerIndex() + writtenEarly, records.readableBytes() - writtenEarly);
         long position = size;
         long started = latency.isOn() ? System.nanoTime() : 0;
         try {
@@ -155,57 +189,72 @@ public final class AppendOnlyFile implements AutoCloseable {
         }
         sampleWrite(started);
         size = position;
-        if (rewrite != null) {
-            rewrite.written(records);
-        }
-        commandLog.recordsTaken();
         unsynced = true;
         return true;
     }
 
-    /** Bytes written and known good. */
-    long size() {
-        return size;
+    /** Bytes of the base and every incr file (aof_current_size). */
+    long totalSize() {
+        return otherFilesSize + size;
     }
 
-    /** From now on every record written is also handed to {@code rewrite}, until it ends. */
-    void copyWritesTo(AofRewrite rewrite) {
-        this.rewrite = rewrite;
+    private void report() {
+        commandLog.reportFile(totalSize(), delayedFsyncs, fsyncInProgress());
     }
 
-    void stopCopyingWrites() {
-        rewrite = null;
-    }
-
-    /** True under {@code appendfsync always}: every commit forces the file. */
-    boolean syncsEveryWrite() {
-        return policy == FsyncPolicy.ALWAYS;
+    void rewriting(boolean running) {
+        rewriting = running;
     }
 
     /**
-     * A rewrite renamed its file, {@code size} bytes long and forced if {@code synced}, over this
-     * one: appends go there from now on. The old channel is closed after any background fsync in
-     * flight on it.
+     * Writes what the command log holds now, whatever a background fsync is doing, and forces it
+     * under {@code always} (Redis's flushAppendOnlyFile(1)): before a rewrite opens a new incr
+     * file, the records logged before its snapshot, which holds their effect, belong to the old
+     * file; DEBUG LOADAOF reads the files. The records stay in the log for the replicas until
+     * the next commit. False if the write or the fsync failed.
      */
-    void switchTo(FileChannel rewritten, long rewrittenSize, boolean synced) {
-        FileChannel old = channel;
-        channel = rewritten;
-        size = rewrittenSize;
-        unsynced = !synced;
-        rewrite = null;
-        if (fsyncThread != null) {
-            fsyncThread.execute(() -> closeOld(old));
-        } else {
-            closeOld(old);
+    boolean writeNow() {
+        ByteBuf records = commandLog.records();
+        if (records.readableBytes() > writtenEarly) {
+            if (!append(records)) {
+                return false;
+            }
+            writtenEarly = records.readableBytes();
         }
-        commandLog.reportFile(size, delayedFsyncs, fsyncInProgress());
+        boolean synced = !unsynced || policy != FsyncPolicy.ALWAYS || sync();
+        report();
+        return synced;
     }
 
-    private static void closeOld(FileChannel old) {
-        try {
-            old.close();
+    /**
+     * A rewrite started: appends go to its new, empty incr file from now on (openNewIncrAofForAppend).
+     * The old file is forced and closed on the fsync thread, after any fsync in flight on it: under
+     * {@code everysec} and {@code no} its last records may not be synced yet.
+     */
+    void switchTo(FileChannel incr) {
+        FileChannel old = channel;
+        boolean oldUnsynced = unsynced;
+        otherFilesSize += size;
+        channel = incr;
+        size = 0;
+        unsynced = false;
+        fsyncThread().execute(() -> forceAndClose(old, oldUnsynced));
+        report();
+    }
+
+    /** The rewrite's base replaced the base and every incr file but this one, {@code baseSize} bytes. */
+    void rebase(long baseSize) {
+        otherFilesSize = baseSize;
+        report();
+    }
+
+    private static void forceAndClose(FileChannel old, boolean unsynced) {
+        try (old) {
+            if (unsynced) {
+                old.force(false);
+            }
         } catch (IOException e) {
-            log.warn("Could not close the AOF replaced by a rewrite: {}", e.toString());
+            log.warn("Could not sync and close the AOF incr file a rewrite replaced: {}", e.toString());
         }
     }
 
@@ -217,7 +266,7 @@ public final class AppendOnlyFile implements AutoCloseable {
         long ms = (System.nanoTime() - startedNanos) / 1_000_000;
         if (policy == FsyncPolicy.EVERYSEC && fsyncInProgress()) {
             latency.addSampleIfNeeded("aof-write-pending-fsync", ms);
-        } else if (rewrite != null) {
+        } else if (rewriting) {
             // kvd's rewrite, running beside the loop, stands for Redis's rewriting child.
             latency.addSampleIfNeeded("aof-write-active-child", ms);
         } else {
@@ -278,6 +327,16 @@ public final class AppendOnlyFile implements AutoCloseable {
         if (!unsynced || fsyncInProgress() || now - fsyncStartNanos < SECOND_NANOS) {
             return;
         }
+        fsyncStartNanos = now;
+        unsynced = false;
+        FileChannel channel = this.channel;
+        fsync = fsyncThread().submit(() -> {
+            channel.force(false);
+            return null;
+        });
+    }
+
+    private ExecutorService fsyncThread() {
         if (fsyncThread == null) {
             fsyncThread = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "kvd-aof-fsync");
@@ -285,12 +344,7 @@ public final class AppendOnlyFile implements AutoCloseable {
                 return t;
             });
         }
-        fsyncStartNanos = now;
-        unsynced = false;
-        fsync = fsyncThread.submit(() -> {
-            channel.force(false);
-            return null;
-        });
+        return fsyncThread;
     }
 
     private void failed(String operation, IOException e) {

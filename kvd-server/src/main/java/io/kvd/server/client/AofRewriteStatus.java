@@ -4,11 +4,12 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The AOF rewrite as BGREWRITEAOF and INFO persistence see it: whether one runs, how the last one
- * ended, the file size it left (the base automatic rewrites grow from). The AOF's rewriter starts
- * rewrites and reports here; commands never see the files.
+ * ended, the file size it left (the base automatic rewrites grow from); and DEBUG LOADAOF's
+ * reload. The AOF's rewriter starts rewrites and reports here; commands never see the files.
  */
 public final class AofRewriteStatus {
     private BooleanSupplier starter = () -> false;
+    private Runnable loader = () -> { };
     private boolean inProgress;
     private long startedAtMs;
     private long lastDurationSec = -1;
@@ -24,6 +25,15 @@ public final class AofRewriteStatus {
 
     public boolean start() {
         return starter.getAsBoolean();
+    }
+
+    /** Set by the server: empties the databases and loads the AOF's files again (DEBUG LOADAOF). */
+    public void onLoad(Runnable loader) {
+        this.loader = loader;
+    }
+
+    public void load() {
+        loader.run();
     }
 
     public boolean inProgress() {

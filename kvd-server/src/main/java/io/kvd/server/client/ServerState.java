@@ -26,6 +26,7 @@ import io.kvd.server.store.Keyspace;
 import io.kvd.server.tracking.Tracking;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -297,16 +298,28 @@ public final class ServerState {
      * LOAD's do. {@code merge}: a key or library already present is replaced, not refused.
      */
     public RdbLoader.Result loadRdb(boolean merge) throws IOException {
-        RdbLoader loader = new RdbLoader(databases, merge, code -> {
+        RdbLoader.Result result = rdbLoader(merge, System.currentTimeMillis()).load(rdb.file());
+        rdb.loaded(result);
+        return result;
+    }
+
+    /**
+     * Loads an AOF's RDB base or preamble: no key skipped as expired (Redis's
+     * RDBFLAGS_AOF_PREAMBLE; the load's sweep removes them, logging DELs), and the RDB statistics
+     * left alone. The result says where the RDB ends, for an old-style file's AOF tail.
+     */
+    public RdbLoader.Result loadAofRdbPart(Path file) throws IOException {
+        return rdbLoader(false, 0).load(file);
+    }
+
+    private RdbLoader rdbLoader(boolean merge, long nowMs) {
+        return new RdbLoader(databases, merge, code -> {
             try {
                 scripting.loadFunctionLibrary(code, merge);
             } catch (CommandError e) {
                 throw new RdbFormatException("Failed loading library: " + e.getMessage());
             }
-        }, System.currentTimeMillis());
-        RdbLoader.Result result = loader.load(rdb.file());
-        rdb.loaded(result);
-        return result;
+        }, nowMs);
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

@@ -47,8 +47,6 @@ final class AcceptedDirectives {
         t.bool("no-appendfsync-on-rewrite", true, "no");
         t.bool("cluster-require-full-coverage", true, "yes");
         t.bool("rdb-save-incremental-fsync", true, "yes");
-        t.bool("aof-load-truncated", true, "yes");
-        t.bool("aof-use-rdb-preamble", true, "yes");
         t.bool("aof-timestamp-enabled", true, "no");
         t.bool("cluster-replica-no-failover", true, "no").alias("cluster-slave-no-failover");
         t.bool("replica-lazy-flush", true, "no").alias("slave-lazy-flush");
@@ -78,7 +76,6 @@ final class AcceptedDirectives {
         t.optionalString("masterauth", true);
         t.optionalString("cluster-announce-hostname", true);
         t.string("syslog-ident", false, "redis");
-        t.string("appenddirname", false, "appendonlydir");
         t.optionalString("server_cpulist", false);
         t.optionalString("bio_cpulist", false);
         t.optionalString("aof_rewrite_cpulist", false);

@@ -44,6 +44,9 @@ public final class Config {
     public static final String DIR = "dir";
     public static final String APPENDONLY = "appendonly";
     public static final String APPENDFILENAME = "appendfilename";
+    public static final String APPENDDIRNAME = "appenddirname";
+    public static final String AOF_USE_RDB_PREAMBLE = "aof-use-rdb-preamble";
+    public static final String AOF_LOAD_TRUNCATED = "aof-load-truncated";
     public static final String APPENDFSYNC = "appendfsync";
     public static final String AUTO_AOF_REWRITE_PERCENTAGE = "auto-aof-rewrite-percentage";
     public static final String AUTO_AOF_REWRITE_MIN_SIZE = "auto-aof-rewrite-min-size";
@@ -148,6 +151,9 @@ public final class Config {
         define(new Directive(DIR, ".", false, Directive::single));
         define(new Directive(APPENDONLY, "yes", false, Directive::yesNo));
         define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName, Directive.Form.STRING));
+        define(new Directive(APPENDDIRNAME, "appendonlydir", false, Directive::dirName, Directive.Form.STRING));
+        define(new Directive(AOF_USE_RDB_PREAMBLE, "yes", true, Directive::yesNo));
+        define(new Directive(AOF_LOAD_TRUNCATED, "yes", true, Directive::yesNo));
         define(new Directive(APPENDFSYNC, "everysec", true, Directive.oneOf("always", "everysec", "no")));
         define(new Directive(AUTO_AOF_REWRITE_PERCENTAGE, "100", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(AUTO_AOF_REWRITE_MIN_SIZE, "64mb", true, Directive.memory(0, Long.MAX_VALUE), Directive.Form.MEMORY));
@@ -504,9 +510,24 @@ public final class Config {
         return values.get(APPENDONLY).equals("yes");
     }
 
-    /** The AOF: appendfilename in dir. */
-    public Path appendFile() {
-        return dir().resolve(values.get(APPENDFILENAME));
+    /** appendfilename: the AOF's name in dir before Redis 7, and the prefix of every file in appenddirname. */
+    public String appendFilename() {
+        return values.get(APPENDFILENAME);
+    }
+
+    /** appenddirname in dir: the AOF's base, incr and manifest files. */
+    public Path appendDir() {
+        return dir().resolve(values.get(APPENDDIRNAME));
+    }
+
+    /** aof-load-truncated: an AOF whose last file ends in a torn record is cut there and loaded (yes) or refused. */
+    public boolean aofLoadTruncated() {
+        return values.get(AOF_LOAD_TRUNCATED).equals("yes");
+    }
+
+    /** aof-use-rdb-preamble: a rewrite writes the base as RDB (yes) or as commands. */
+    public boolean aofUseRdbPreamble() {
+        return values.get(AOF_USE_RDB_PREAMBLE).equals("yes");
     }
 
     public String appendfsync() {

@@ -53,10 +53,24 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
     /** A file name inside dir, as Redis's appendfilename: no path. */
     static String fileName(List<String> words) {
         String name = single(words);
-        if (name.contains("/")) {
+        if (!isBaseName(name)) {
             throw new IllegalArgumentException("appendfilename can't be a path, just a filename");
         }
         return name;
+    }
+
+    /** A directory name inside dir, as Redis's appenddirname: no path. */
+    static String dirName(List<String> words) {
+        String name = single(words);
+        if (!isBaseName(name)) {
+            throw new IllegalArgumentException("appenddirname can't be a path, just a dirname");
+        }
+        return name;
+    }
+
+    /** Redis's pathIsBaseName: neither separator. */
+    public static boolean isBaseName(String name) {
+        return name.indexOf('/') < 0 && name.indexOf('\\') < 0;
     }
 
     /** Redis's tls-protocols: any of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3; empty for TLSv1.2 and TLSv1.3. */

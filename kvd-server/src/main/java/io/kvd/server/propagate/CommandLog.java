@@ -36,6 +36,7 @@ public final class CommandLog {
     private String failure;
     private long fileSize;
     private long delayedFsyncs;
+    private long flushSleepMicros;
     private boolean fsyncInProgress;
     /** The database the records so far leave selected on replay; -1 before the first (Redis's aof_selected_db). */
     private int selectedDb = -1;
@@ -236,6 +237,15 @@ public final class CommandLog {
 
     public long delayedFsyncs() {
         return delayedFsyncs;
+    }
+
+    /** DEBUG AOF-FLUSH-SLEEP: the AOF sleeps this long before each write of records (Redis's aof_flush_sleep), for tests. */
+    public void setFlushSleepMicros(long micros) {
+        flushSleepMicros = micros;
+    }
+
+    public long flushSleepMicros() {
+        return flushSleepMicros;
     }
 
     public boolean fsyncInProgress() {

@@ -26,8 +26,8 @@ public final class RdbLoader {
     private static final Logger log = LoggerFactory.getLogger(RdbLoader.class);
     private static final byte[] MAGIC = "REDIS".getBytes(StandardCharsets.US_ASCII);
 
-    /** What a load found: keys stored, keys skipped as expired, the aux fields. */
-    public record Result(long keys, long expired, Map<String, String> aux) {
+    /** What a load found: keys stored, keys skipped as expired, the aux fields, the RDB's length in bytes. */
+    public record Result(long keys, long expired, Map<String, String> aux, long bytes) {
     }
 
     private final Databases databases;
@@ -110,7 +110,7 @@ public final class RdbLoader {
                 case Rdb.OPCODE_EOF -> {
                     checksum(in, version);
                     log.info("RDB version {} loaded: {} keys, {} expired keys skipped; aux {}", version, keys, expired, aux);
-                    return new Result(keys, expired, aux);
+                    return new Result(keys, expired, aux, in.position());
                 }
                 default -> {
                     if (!RdbValueReader.isValueType(type)) {

@@ -80,9 +80,19 @@ public final class RdbPersistence {
     }
 
     private RdbSave.Options options() {
-        return new RdbSave.Options(file(), databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
+        return new RdbSave.Options(file(), false, databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
                 usedMemory.getAsLong(), libraries.get(), Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)),
                 replicationInfo.get());
+    }
+
+    /**
+     * An AOF rewrite's RDB base, written straight to {@code target} (the rewrite's own temporary
+     * file): aux aof-base 1 and no replication fields, as Redis's rdbSaveRio with
+     * RDBFLAGS_AOF_PREAMBLE and no rdbSaveInfo.
+     */
+    public RdbSave.Options aofBaseOptions(Path target) {
+        return new RdbSave.Options(target, true, databases.limits(), yes(Config.RDBCOMPRESSION), yes(Config.RDBCHECKSUM),
+                usedMemory.getAsLong(), libraries.get(), Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)), null);
     }
 
     private boolean yes(String directive) {

@@ -61,9 +61,10 @@ public final class RdbSave {
     /**
      * What a save is told at its start.
      *
+     * @param aofBase an AOF rewrite's base: aux aof-base 1, written to {@code target} itself, which is a temporary file already
      * @param keySaveDelayMicros rdb-key-save-delay: a BGSAVE writes at most one key per this many microseconds
      */
-    public record Options(Path target, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
+    public record Options(Path target, boolean aofBase, EncodingLimits limits, boolean compression, boolean checksum, long usedMemory,
                           List<byte[]> libraries, long keySaveDelayMicros, ReplicationInfo replication) {
     }
 
@@ -96,7 +97,7 @@ public final class RdbSave {
 
     private RdbSave(Options options, Databases databases) throws IOException {
         this.options = options;
-        this.temp = tempFile(options.target());
+        this.temp = tempFile(options);
         this.out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         int count = databases.count();
@@ -108,13 +109,18 @@ public final class RdbSave {
             expiresAtStart[db] = databases.get(db).sizeWithDeadline();
         }
         writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
-        writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.replication(), options.libraries());
+        writer.header(System.currentTimeMillis(), options.usedMemory(), options.aofBase(), options.replication(),
+                options.libraries());
         snapshot = databases.startSnapshot(MEMBERS_PER_BATCH, new Sink());
     }
 
     /** Redis's temp-&lt;pid&gt;.rdb, beside the target so the rename stays on one file system. */
-    static Path tempFile(Path target) {
-        Path dir = target.toAbsolutePath().getParent();
+    static Path tempFile(Options options) {
+        if (options.aofBase()) {
+            // Not temp-<pid>.rdb: a SAVE may run beside the rewrite and would write over it.
+            return options.target();
+        }
+        Path dir = options.target().toAbsolutePath().getParent();
         return dir.resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
     }
 
@@ -125,13 +131,14 @@ public final class RdbSave {
      */
     public static void foreground(Options options, Databases databases) throws IOException {
         long startNanos = System.nanoTime();
-        Path temp = tempFile(options.target());
+        Path temp = tempFile(options);
         // Opened before the try: a file that could not be created is not ours to delete.
         FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         try (FileChannel out = channel) {
             RdbWriter writer = new RdbWriter(Unpooled.buffer(CHUNK_BYTES), options.limits(), options.compression());
-            writer.header(System.currentTimeMillis(), options.usedMemory(), false, options.replication(), options.libraries());
+            writer.header(System.currentTimeMillis(), options.usedMemory(), options.aofBase(), options.replication(),
+                options.libraries());
             long crc = 0;
             long keys = 0;
             for (int db = 0; db < databases.count(); db++) {
@@ -303,6 +310,10 @@ public final class RdbSave {
         out.force(true);
         long size = out.size();
         out.close();
+        if (options.aofBase()) {
+            // The AOF rewrite renames it into the AOF directory and forces that.
+            return;
+        }
         Files.move(temp, options.target(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         try (FileChannel dir = FileChannel.open(options.target().toAbsolutePath().getParent(), StandardOpenOption.READ)) {
             dir.force(true);

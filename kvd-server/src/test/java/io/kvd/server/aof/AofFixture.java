@@ -51,7 +51,7 @@ final class AofFixture {
     }
 
     AofLoader.Result load(Path file) throws IOException, AofFormatException {
-        return AofLoader.load(file, server, commands);
+        return AofLoader.load(file, false, server, commands);
     }
 
     String get(String key) {

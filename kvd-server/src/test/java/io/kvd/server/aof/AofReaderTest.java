@@ -46,6 +46,19 @@ class AofReaderTest {
     }
 
     @Test
+    void annotationLinesAreSkippedAsRedisSkipsItsTimestamps() throws Exception {
+        try (FileChannel channel = open("#TS:1628217470\r\n" + records(cmd("SET", "a", "1")) + "#TS:1628217471\r\n"
+                + records(cmd("DEL", "a")) + "#TS:1628217472\r\n")) {
+            AofReader reader = new AofReader(channel);
+            assertThat(text(reader.next())).containsExactly("SET", "a", "1");
+            assertThat(text(reader.next())).containsExactly("DEL", "a");
+            assertThat(reader.next()).isNull();
+            assertThat(reader.isTorn()).isFalse();
+            assertThat(reader.records()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void argumentsOfOtherLengthsGetNewArrays() throws Exception {
         try (FileChannel channel = open(records(cmd("SET", "a", "1"), cmd("SET", "a", "1", "PXAT", "1800000000000"),
                 cmd("SET", "bb", "1")))) {

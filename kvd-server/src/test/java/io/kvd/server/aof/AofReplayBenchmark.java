@@ -98,6 +98,6 @@ public class AofReplayBenchmark {
 
     @Benchmark
     public long load() throws IOException, AofFormatException {
-        return AofLoader.load(file, server, commands).records();
+        return AofLoader.load(file, false, server, commands).records();
     }
 }

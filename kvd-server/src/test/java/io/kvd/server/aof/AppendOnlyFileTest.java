@@ -41,7 +41,7 @@ class AppendOnlyFileTest {
     }
 
     private AppendOnlyFile aof(FsyncPolicy policy) throws Exception {
-        return new AppendOnlyFile(channel, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
+        return new AppendOnlyFile(channel, 0, kvd.server.commandLog(), policy, kvd.server.latencyMonitor());
     }
 
     private String fileText() throws Exception {
@@ -67,7 +67,9 @@ class AppendOnlyFileTest {
         channel.delayMs = 2;
         kvd.call("SET", "a", "1");
         assertThat(aof.commit()).isTrue();
+        // The SET itself may be a "command" sample too on a busy machine (over 2 ms cold): only the AOF's are checked.
         assertThat(kvd.server.latencyMonitor().latest()).extracting(LatencyMonitor.Latest::event)
+                .filteredOn(event -> event.startsWith("aof-"))
                 .containsExactly("aof-write-alone", "aof-write", "aof-fsync-always");
     }
 

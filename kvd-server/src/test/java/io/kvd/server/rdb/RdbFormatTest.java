@@ -265,7 +265,7 @@ class RdbFormatTest {
 
     private Path save(Databases databases) throws Exception {
         Path file = dir.resolve("dump.rdb");
-        RdbSave.foreground(new RdbSave.Options(file, LIMITS, true, true, 0, List.of(), 0, null), databases);
+        RdbSave.foreground(new RdbSave.Options(file, false, LIMITS, true, true, 0, List.of(), 0, null), databases);
         return file;
     }
 
