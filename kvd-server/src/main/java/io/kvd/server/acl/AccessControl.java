@@ -211,6 +211,9 @@ public final class AccessControl {
     public record Denial(AclLog.Reason reason, int index) {
     }
 
+    /** The refusal when no selector allows the command itself; one instance, as it carries no position. */
+    private static final Denial COMMAND_DENIED = new Denial(AclLog.Reason.COMMAND, 0);
+
     /**
      * Redis's ACLCheckAllUserCommandPerm: null if one of the user's selectors allows the command
      * ({@code fullName}, {@code config|get} for a subcommand) with these arguments, its keys by
@@ -219,7 +222,7 @@ public final class AccessControl {
      */
     public Denial check(User user, String fullName, byte[][] argv) {
         AclCommands.Entry command = commands.lookup(fullName);
-        Denial relevant = new Denial(AclLog.Reason.COMMAND, 0);
+        Denial relevant = COMMAND_DENIED;
         List<KeyReference> keys = null;
         for (Selector selector : user.selectors()) {
             if (!selector.allowsCommand(command, argv)) {

@@ -16,10 +16,16 @@ import java.util.function.Function;
 public final class CommandKeys {
     private final List<KeySpec> specs;
     private final Function<byte[][], List<KeyReference>> procedure;
+    /** Worked out once: ACL checks ask on every command a restricted user runs. */
+    private final boolean hasKeys;
+    private final boolean reliableSpecs;
 
     CommandKeys(List<KeySpec> specs, Function<byte[][], List<KeyReference>> procedure) {
         this.specs = specs;
         this.procedure = procedure;
+        this.hasKeys = procedure != null || specs.stream().anyMatch(spec -> !spec.flags().contains(KeyFlag.NOT_KEY));
+        this.reliableSpecs = specs.stream().anyMatch(spec -> !spec.flags().contains(KeyFlag.NOT_KEY))
+                && specs.stream().noneMatch(spec -> spec.flags().contains(KeyFlag.VARIABLE_FLAGS));
     }
 
     /** The keys of the command a COMMAND INFO entry describes (its full name, key specs, getkeys function). */
@@ -31,7 +37,7 @@ public final class CommandKeys {
 
     /** Redis's doesCommandHaveKeys: a getkeys function, or a spec of something that is a key. */
     public boolean hasKeys() {
-        return procedure != null || specs.stream().anyMatch(spec -> !spec.flags().contains(KeyFlag.NOT_KEY));
+        return hasKeys;
     }
 
     /**
@@ -39,8 +45,6 @@ public final class CommandKeys {
      * request, name first), in the specs' order, or the getkeys function's; empty if neither finds any.
      */
     public List<KeyReference> find(byte[][] argv) {
-        boolean reliableSpecs = specs.stream().anyMatch(spec -> !spec.flags().contains(KeyFlag.NOT_KEY))
-                && specs.stream().noneMatch(spec -> spec.flags().contains(KeyFlag.VARIABLE_FLAGS));
         if (reliableSpecs) {
             List<KeyReference> keys = bySpecs(argv);
             if (keys != null) {
