@@ -226,14 +226,14 @@ public final class DebugCommand {
      * kvd keeps no LRU clock yet.
      */
     private static void object(Client client, byte[] key) {
-        Keyspace keyspace = client.keyspace();
-        String encoding = keyspace.objectEncoding(key);
-        if (encoding == null) {
+        Keyspace.ObjectFacts facts = client.keyspace().objectFacts(key);
+        if (facts == null) {
             throw new CommandError("ERR no such key");
         }
-        byte[] string = keyspace.getIfString(key);
-        client.reply().simpleString("Value at:0x" + Long.toHexString(keyspace.entryAddress(key)) + " refcount:1 encoding:"
-                + encoding + " serializedlength:" + (string == null ? 0 : string.length) + " lru:0 lru_seconds_idle:0");
+        long idleSeconds = client.keyspace().databases().access().idleMs(facts.accessStamp()) / 1000;
+        client.reply().simpleString("Value at:0x" + Long.toHexString(facts.address()) + " refcount:1 encoding:"
+                + facts.encoding() + " serializedlength:" + facts.stringLength() + " lru:" + facts.accessStamp()
+                + " lru_seconds_idle:" + idleSeconds);
     }
 
     /**

@@ -184,12 +184,24 @@ public final class Keyspace {
         return encoding == Encoding.STRING ? StringEncoding.of(slab.value(id)) : encoding.objectEncoding;
     }
 
+    /** What DEBUG OBJECT shows of a key: its encoding, entry id, a string's length and its access stamp. */
+    public record ObjectFacts(String encoding, long address, int stringLength, int accessStamp) {
+    }
+
     /**
-     * DEBUG OBJECT's address of a live key's value: its entry's id, which the key keeps while its
-     * value changes in place; 0 if missing.
+     * DEBUG OBJECT's facts of {@code key}, or null if the table has none: as Redis's dictFind, a key
+     * past its deadline is found and left in place (a replica keeps it for its primary's DEL), and
+     * its access stamp is not touched.
      */
-    public long entryAddress(byte[] key) {
-        return lookup(key, PackedEntry.hash(key));
+    public ObjectFacts objectFacts(byte[] key) {
+        int id = table.find(key, PackedEntry.hash(key));
+        if (id == 0) {
+            return null;
+        }
+        Encoding encoding = encodingOf(id);
+        boolean string = encoding.type == ValueType.STRING;
+        return new ObjectFacts(string ? StringEncoding.of(slab.value(id)) : encoding.objectEncoding, id,
+                string ? slab.value(id).length : 0, slab.access(id));
     }
 
     /**

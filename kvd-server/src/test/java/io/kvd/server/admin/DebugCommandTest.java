@@ -2,6 +2,7 @@ package io.kvd.server.admin;
 
 import io.kvd.server.command.CommandFixture;
 import io.kvd.server.config.Config;
+import io.kvd.server.protocol.Args;
 import io.kvd.server.config.ConfigException;
 import io.kvd.server.store.Keyspace;
 import org.junit.jupiter.api.Test;
@@ -91,6 +92,18 @@ class DebugCommandTest {
         assertThat(before).startsWith("+Value at:0x").contains(" encoding:int ");
         assertThat(kvd.call("DEBUG", "OBJECT", "n").split(" ")[1]).isEqualTo(before.split(" ")[1]);
         assertThat(kvd.call("DEBUG", "OBJECT", "nokey")).isEqualTo("-ERR no such key\r\n");
+    }
+
+    @Test
+    void objectFindsAKeyPastItsDeadlineAndLeavesItWithItsIdleTime() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        kvd.call("SET", "k", "value", "PX", "1000");
+        kvd.setTime(CommandFixture.START_MS + 5_000);
+        // As Redis's dictFind: found, not expired by the look (a replica keeps it for its primary's DEL).
+        assertThat(kvd.call("DEBUG", "OBJECT", "k")).contains(" encoding:embstr serializedlength:5 ")
+                .endsWith(" lru_seconds_idle:5\r\n");
+        assertThat(kvd.keyspace.holds(Args.bytes("k"), true)).isTrue();
+        assertThat(kvd.call("EXISTS", "k")).isEqualTo(":0\r\n");
     }
 
     @Test
