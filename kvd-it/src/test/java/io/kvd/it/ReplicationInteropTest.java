@@ -250,6 +250,39 @@ class ReplicationInteropTest {
         }
     }
 
+    /** TIME's milliseconds. */
+    private static long primaryTimeMs(RespConnection c) {
+        String[] lines = call(c, "TIME").split("\r\n");
+        return Long.parseLong(lines[2]) * 1000 + Long.parseLong(lines[4]) / 1000;
+    }
+
+    @Test
+    void aFullSyncKeepsKeysPastTheirDeadlineForThePrimarysDel() throws Exception {
+        // redis-server's snapshot holds a key past its deadline that nothing read (kvd's skips it).
+        try (RedisServerProcess primary = RedisServerProcess.startIn(WorkDir.create("redis-primary"),
+                "--enable-debug-command", "yes");
+             KvdProcess replica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no",
+                     "--enable-debug-command", "yes");
+             RespConnection p = RespConnection.open(primary.port());
+             RespConnection r = RespConnection.open(replica.port())) {
+            assertThat(p.call("DEBUG", "SET-ACTIVE-EXPIRE", "0")).isEqualTo("+OK\r\n");
+            p.call("SET", "k", "v", "PX", "1");
+            p.call("SET", "live", "v");
+            // Past the deadline, unread on the primary (a read would expire it); its clock says when.
+            long setAtMs = primaryTimeMs(p);
+            Poll.until(SYNC_TIMEOUT, "the deadline to pass", () -> primaryTimeMs(p) > setAtMs + 2 ? true : null);
+            replicaOf(replica.port(), primary.port());
+            Poll.until(SYNC_TIMEOUT, "the replica to load the snapshot",
+                    () -> call(r, "EXISTS", "live").equals(":1\r\n") ? true : null);
+            // As Redis's rdbLoad on a replica: loaded, hidden from reads, left for the primary's DEL.
+            assertThat(r.call("DEBUG", "OBJECT", "k")).startsWith("+Value at:");
+            assertThat(r.call("GET", "k")).isEqualTo("$-1\r\n");
+            assertThat(p.call("GET", "k")).isEqualTo("$-1\r\n");
+            Poll.until(SYNC_TIMEOUT, "the primary's DEL on the replica",
+                    () -> call(r, "DBSIZE").equals(":1\r\n") ? true : null);
+        }
+    }
+
     @Test
     void waitCountsTheReplicasThatAcknowledgedAndAReplicaRefusesWrites() throws Exception {
         try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");

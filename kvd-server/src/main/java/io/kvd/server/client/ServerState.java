@@ -298,7 +298,10 @@ public final class ServerState {
      * LOAD's do. {@code merge}: a key or library already present is replaced, not refused.
      */
     public RdbLoader.Result loadRdb(boolean merge) throws IOException {
-        RdbLoader.Result result = rdbLoader(merge, System.currentTimeMillis()).load(rdb.file());
+        // As Redis's rdbLoad: only a primary skips keys past their deadline; a replica keeps them
+        // for its primary's DEL, as it keeps them in memory.
+        long skipExpiredBefore = replication.isReplica() ? 0 : System.currentTimeMillis();
+        RdbLoader.Result result = rdbLoader(merge, skipExpiredBefore).load(rdb.file());
         rdb.loaded(result);
         return result;
     }
