@@ -115,6 +115,35 @@ class ReplicationInteropTest {
     }
 
     @Test
+    void aReplicaKilledMidSyncLeavesThePrimaryServingAndSyncsAgainWhenRestarted() throws Exception {
+        Path replicaDir = WorkDir.create("kvd-replica");
+        // 20,000 keys at 100 µs each: a snapshot of two seconds, long enough to be killed in.
+        try (KvdProcess primary = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no",
+                "--enable-debug-command", "yes", "--rdb-key-save-delay", "100");
+             RespConnection p = RespConnection.open(primary.port())) {
+            assertThat(p.call("DEBUG", "POPULATE", "20000", "key", "10")).isEqualTo("+OK\r\n");
+            String[] asReplica = {"--appendonly", "no", "--enable-debug-command", "yes", "--replicaof", "127.0.0.1",
+                    Integer.toString(primary.port())};
+            KvdProcess killed = KvdProcess.startIn(replicaDir, asReplica);
+            Poll.until(SYNC_TIMEOUT, "the full sync to start",
+                    () -> call(p, "INFO", "replication").contains(",state=wait_bgsave,") ? true : null);
+            killed.kill();
+            assertThat(p.call("PING")).isEqualTo("+PONG\r\n");
+            Poll.until(SYNC_TIMEOUT, "the primary to drop the killed replica",
+                    () -> call(p, "INFO", "replication").contains("connected_slaves:0\r\n") ? true : null);
+            p.call("SET", "written", "while the replica was down");
+            assertThat(p.call("CONFIG", "SET", "rdb-key-save-delay", "0")).isEqualTo("+OK\r\n");
+            try (KvdProcess replica = KvdProcess.startIn(replicaDir, asReplica);
+                 RespConnection r = RespConnection.open(replica.port())) {
+                awaitLinkUp(replica.port());
+                Poll.until(SYNC_TIMEOUT, "the replica to hold the primary's dataset",
+                        () -> call(r, "DEBUG", "DIGEST").equals(call(p, "DEBUG", "DIGEST")) ? true : null);
+                assertThat(r.call("DBSIZE")).isEqualTo(":20001\r\n");
+            }
+        }
+    }
+
+    @Test
     void aPromotedReplicaContinuesTheHistoryForTheOldPrimary() throws Exception {
         try (KvdProcess first = KvdProcess.startIn(WorkDir.create("kvd-first"), "--appendonly", "no");
              RedisServerProcess second = RedisServerProcess.startIn(WorkDir.create("redis-second"));
