@@ -217,6 +217,13 @@ public final class KvdServer implements AutoCloseable {
             tcp.changePort(config.bind(), config.port());
             state.listening(tcp.port(), transport.configName());
         });
+        // Settable as in Redis, so its own value passes; a change cannot take effect: the AOF is
+        // opened or not at start (Redis turns it on through a rewrite into a temporary file).
+        config.applyWith(Config.APPENDONLY, () -> {
+            log.warn("kvd turns the AOF on or off only at start: set appendonly in the configuration and restart");
+            throw new IllegalArgumentException("Unable to turn " + (config.appendonly() ? "on" : "off")
+                    + " AOF. Check server logs.");
+        });
         config.applyWith(Config.BIND, () -> {
             if (tcp != null) {
                 tcp.changeAddresses(config.bind());

@@ -107,7 +107,7 @@ public final class ConfigCommand {
             if (Config.isProtected(d.name())) {
                 rejected = name;
                 reason = "can't set protected config";
-            } else if (!d.mutable()) {
+            } else if (!d.mutable() && !client.server().config().takesUnchanged(d.name(), Args.utf8(argv[i + 1]))) {
                 rejected = name;
                 reason = "can't set immutable config";
             } else if (directives.contains(d)) {
@@ -132,8 +132,11 @@ public final class ConfigCommand {
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (int i = 0; i < directives.size(); i++) {
-            names.add(directives.get(i).name());
-            values.add(Args.utf8(argv[3 + 2 * i]));
+            // A directive read only at start gets here with its present value: nothing to set.
+            if (directives.get(i).mutable()) {
+                names.add(directives.get(i).name());
+                values.add(Args.utf8(argv[3 + 2 * i]));
+            }
         }
         try {
             client.server().config().setAll(names, values);

@@ -133,6 +133,13 @@ public final class Config {
     private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
     /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
     private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY);
+    /**
+     * Directives Redis 7.0 lets CONFIG SET change (or, transport, kvd's own) that kvd reads only at
+     * start: CONFIG SET takes their present value as no change, so that a tool setting back what
+     * CONFIG GET * gave (Redis's own test suite does) meets only Redis's immutable directives.
+     */
+    private static final Set<String> FIXED_AT_START = Set.of(TRANSPORT, CLUSTER_ANNOUNCE_IP, TLS_PORT, TLS_CERT_FILE,
+            TLS_KEY_FILE, TLS_KEY_FILE_PASS, TLS_CA_CERT_FILE, TLS_AUTH_CLIENTS, TLS_PROTOCOLS);
 
     static {
         ALIASES.put("hash-max-ziplist-entries", HASH_MAX_LISTPACK_ENTRIES);
@@ -149,7 +156,7 @@ public final class Config {
         // kvd takes no command while a script runs, so past this a script that has not written is stopped.
         define(new Directive(BUSY_REPLY_THRESHOLD, "5000", true, Directive.integer(0, Integer.MAX_VALUE)));
         define(new Directive(DIR, ".", false, Directive::single));
-        define(new Directive(APPENDONLY, "yes", false, Directive::yesNo));
+        define(new Directive(APPENDONLY, "yes", true, Directive::yesNo));
         define(new Directive(APPENDFILENAME, "appendonly.aof", false, Directive::fileName, Directive.Form.STRING));
         define(new Directive(APPENDDIRNAME, "appendonlydir", false, Directive::dirName, Directive.Form.STRING));
         define(new Directive(AOF_USE_RDB_PREAMBLE, "yes", true, Directive::yesNo));
@@ -334,6 +341,11 @@ public final class Config {
     /** Whether {@code name} is a test knob no CONFIG GET pattern matches (Redis's HIDDEN_CONFIG). */
     public static boolean isHidden(String name) {
         return HIDDEN.contains(name);
+    }
+
+    /** Whether CONFIG SET may give {@code name} {@code value}: as it stands, for a directive read only at start. */
+    public boolean takesUnchanged(String name, String value) {
+        return FIXED_AT_START.contains(name) && get(name).equals(value);
     }
 
     public static boolean isProtected(String name) {

@@ -88,6 +88,17 @@ class ConfigCommandTest {
     }
 
     @Test
+    void directivesReadOnlyAtStartTakeOnlyTheValueTheyHave() {
+        String current = kvd.call("CONFIG", "GET", "transport").split("\r\n")[4];
+        assertThat(kvd.call("CONFIG", "SET", "transport", current)).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "transport", current.equals("nio") ? "epoll" : "nio")).isEqualTo(
+                "-ERR CONFIG SET failed (possibly related to argument 'transport') - can't set immutable config\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "tls-port", "0", "cluster-announce-ip", "")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CONFIG", "SET", "tls-port", "7")).isEqualTo(
+                "-ERR CONFIG SET failed (possibly related to argument 'tls-port') - can't set immutable config\r\n");
+    }
+
+    @Test
     void pathsCannotBeRedirectedAtRunTime() {
         for (String path : new String[] {"appendfilename", "logfile"}) {
             assertThat(kvd.call("CONFIG", "SET", path, "/tmp/evil")).isEqualTo(
