@@ -322,7 +322,7 @@ public final class ServerState {
             } catch (CommandError e) {
                 throw new RdbFormatException("Failed loading library: " + e.getMessage());
             }
-        }, nowMs);
+        }, nowMs).keyLoadDelay(Integer.parseInt(config.get(Config.KEY_LOAD_DELAY)));
     }
 
     /** The pub/sub registry; {@link PubSub#publish} sends a message from anywhere on the loop. */

@@ -74,6 +74,8 @@ public final class Config {
     public static final String RDBCHECKSUM = "rdbchecksum";
     public static final String STOP_WRITES_ON_BGSAVE_ERROR = "stop-writes-on-bgsave-error";
     public static final String RDB_KEY_SAVE_DELAY = "rdb-key-save-delay";
+    /** Redis's test knob: microseconds an RDB load waits after each key (negative: 1 µs every that many keys). */
+    public static final String KEY_LOAD_DELAY = "key-load-delay";
     public static final String MAXCLIENTS = "maxclients";
     public static final String TIMEOUT = "timeout";
     public static final String CLIENT_QUERY_BUFFER_LIMIT = "client-query-buffer-limit";
@@ -132,7 +134,7 @@ public final class Config {
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
     private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
     /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
-    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY);
+    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY, KEY_LOAD_DELAY);
     /**
      * Directives Redis 7.0 lets CONFIG SET change (or, transport, kvd's own) that kvd reads only at
      * start: CONFIG SET takes their present value as no change, so that a tool setting back what
@@ -194,6 +196,7 @@ public final class Config {
         define(new Directive(STOP_WRITES_ON_BGSAVE_ERROR, "yes", true, Directive::yesNo));
         // Redis's test knob: a BGSAVE writes at most one key per this many microseconds (0: no pause).
         define(new Directive(RDB_KEY_SAVE_DELAY, "0", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
+        define(new Directive(KEY_LOAD_DELAY, "0", true, Directive.integer(Integer.MIN_VALUE, Integer.MAX_VALUE)));
         // replicaof host port: the primary this server replicates from at start ("" none).
         define(new Directive(REPLICAOF, "\"\"", false, Directive::replicaOf));
         define(new Directive(MAXCLIENTS, "10000", true, Directive.integer(1, 1_000_000)));
@@ -304,23 +307,49 @@ public final class Config {
             config.configFile = file.toAbsolutePath();
             config.applyFile(file);
         }
-        StringBuilder line = new StringBuilder();
-        for (String option : options) {
-            if (option.startsWith("--")) {
-                config.applyLine(line.toString(), "command line");
-                line.setLength(0);
-                line.append(option.substring(2));
-            } else if (line.length() == 0) {
-                throw new ConfigException("command line: '" + option + "' is not an --option");
-            } else {
-                line.append(' ').append(Directive.quote(option));
-            }
+        for (String line : commandLineLines(options)) {
+            config.applyLine(line, "command line");
         }
-        config.applyLine(line.toString(), "command line");
         config.checkUserLines();
         config.parseHotValues();
         config.cluster = config.readClusterTopology();
         return config;
+    }
+
+    /**
+     * The command line as configuration lines, as Redis 7.0's main() appends it to the file: an
+     * argument starting with {@code --} begins a line (its rest taken as written, so
+     * {@code "--maxmemory 700mb"} is a whole line), unless it follows a lone option name, whose
+     * value it then is ({@code --proc-title-template --my--title}); every other argument is added
+     * quoted. A lone {@code --save} before another option or at the end means {@code save ""}.
+     */
+    static List<String> commandLineLines(List<String> options) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        boolean valueGiven = true;
+        for (int j = 0; j < options.size(); j++) {
+            String option = options.get(j);
+            if (valueGiven && option.startsWith("--")) {
+                if (!line.isEmpty()) {
+                    lines.add(line.toString());
+                }
+                line = new StringBuilder(option.substring(2)).append(' ');
+                List<String> words = Directive.split(option);
+                valueGiven = words == null || words.size() != 1;
+                if (!valueGiven && option.equalsIgnoreCase("--save")
+                        && (j == options.size() - 1 || options.get(j + 1).startsWith("--"))) {
+                    line.append("\"\"");
+                    valueGiven = true;
+                }
+            } else {
+                line.append(Directive.quote(option)).append(' ');
+                valueGiven = true;
+            }
+        }
+        if (!line.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     public static Collection<Directive> directives() {
@@ -911,7 +940,8 @@ public final class Config {
             values.put(d.name(), merged(d, parsed));
             keepEventFlags(d, words.subList(1, words.size()));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + ": " + name + ": " + e.getMessage());
+            // The line as read, as Redis's ">>> 'line'" shows it.
+            throw new ConfigException(where + ": '" + trimmed + "': " + e.getMessage());
         }
     }
 

@@ -175,8 +175,12 @@ public record Directive(String name, String defaultText, boolean mutable, Functi
         if (words.size() != 2) {
             throw new IllegalArgumentException("wrong number of arguments");
         }
-        integer(0, 65535).apply(List.of(words.get(1)));
-        return words.get(0) + " " + words.get(1);
+        // Redis's strtol check: digits only, 0 to 65535.
+        String port = words.get(1);
+        if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) {
+            throw new IllegalArgumentException("Invalid master port");
+        }
+        return words.get(0) + " " + port;
     }
 
     static String words(List<String> words) {

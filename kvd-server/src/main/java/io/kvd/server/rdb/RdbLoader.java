@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +35,8 @@ public final class RdbLoader {
     private final boolean merge;
     private final Consumer<byte[]> libraries;
     private final long nowMs;
+    private int keyLoadDelayMicros;
+    private long keysLoaded;
 
     /**
      * @param libraries loads one function library's code (FUNCTION LOAD's work); throws
@@ -49,6 +52,12 @@ public final class RdbLoader {
         this.merge = merge;
         this.libraries = libraries;
         this.nowMs = nowMs;
+    }
+
+    /** key-load-delay, Redis's test knob: each key loaded waits this many µs (negative: 1 µs every that many keys). */
+    public RdbLoader keyLoadDelay(int micros) {
+        this.keyLoadDelayMicros = micros;
+        return this;
     }
 
     public Result load(Path file) throws IOException {
@@ -134,12 +143,23 @@ public final class RdbLoader {
                             keyspace.setAccessStamp(key, stamp);
                         }
                         keys++;
+                        delayAfterKey();
                     }
                     deadline = Keyspace.PERSISTENT;
                     frequency = -1;
                     idleSeconds = -1;
                 }
             }
+        }
+    }
+
+    /** Redis's debugDelay, as rdbLoad calls it after each key. */
+    private void delayAfterKey() {
+        keysLoaded++;
+        if (keyLoadDelayMicros > 0) {
+            LockSupport.parkNanos(keyLoadDelayMicros * 1000L);
+        } else if (keyLoadDelayMicros < 0 && keysLoaded % -(long) keyLoadDelayMicros == 0) {
+            LockSupport.parkNanos(1000);
         }
     }
 

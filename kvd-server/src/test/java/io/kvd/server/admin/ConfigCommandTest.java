@@ -88,6 +88,14 @@ class ConfigCommandTest {
     }
 
     @Test
+    void testKnobsAnswerByNameOnly() {
+        for (String knob : new String[] {"key-load-delay", "rdb-key-save-delay"}) {
+            assertThat(kvd.call("CONFIG", "GET", "*")).doesNotContain(knob);
+            assertThat(kvd.call("CONFIG", "GET", knob)).isEqualTo("*2\r\n$" + knob.length() + "\r\n" + knob + "\r\n$1\r\n0\r\n");
+        }
+    }
+
+    @Test
     void directivesReadOnlyAtStartTakeOnlyTheValueTheyHave() {
         String current = kvd.call("CONFIG", "GET", "transport").split("\r\n")[4];
         assertThat(kvd.call("CONFIG", "SET", "transport", current)).isEqualTo("+OK\r\n");

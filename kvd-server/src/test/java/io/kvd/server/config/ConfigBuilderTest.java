@@ -68,7 +68,7 @@ class ConfigBuilderTest {
     void aBadValueIsRejectedAsKvdConfWouldReject() {
         assertThatThrownBy(() -> ConfigBuilder.forTests().option("hz", "0").build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("command line: hz: argument must be between 1 and 500 inclusive");
+                .hasMessage("command line: 'hz \"0\"': argument must be between 1 and 500 inclusive");
     }
 
     @Test

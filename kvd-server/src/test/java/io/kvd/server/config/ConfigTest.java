@@ -64,7 +64,7 @@ class ConfigTest {
         Path file = dir.resolve("kvd.conf");
         Files.writeString(file, "hz 0\n");
         assertThatThrownBy(() -> Config.load(file, List.of()))
-                .hasMessage(file + ":1: hz: argument must be between 1 and 500 inclusive");
+                .hasMessage(file + ":1: 'hz 0': argument must be between 1 and 500 inclusive");
     }
 
     @Test
@@ -77,7 +77,7 @@ class ConfigTest {
         assertThat(config.notifyKeyspaceEvents()).isEqualTo(KeyspaceEventTypes.ALL | KeyspaceEventTypes.NEW
                 | KeyspaceEventTypes.KEYSPACE | KeyspaceEventTypes.KEYEVENT);
         Files.writeString(file, "notify-keyspace-events KEA!\n");
-        assertThatThrownBy(() -> Config.load(file, List.of())).hasMessage(file + ":1: notify-keyspace-events: "
+        assertThatThrownBy(() -> Config.load(file, List.of())).hasMessage(file + ":1: 'notify-keyspace-events KEA!': "
                 + "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
     }
 
@@ -94,13 +94,13 @@ class ConfigTest {
         assertThat(Config.load(null, List.of()).clientQuerySlice()).isEqualTo(16 * 1024);
         assertThat(Config.load(null, List.of("--client-query-slice", "64kb")).clientQuerySlice()).isEqualTo(64 * 1024);
         assertThatThrownBy(() -> Config.load(null, List.of("--client-query-slice", "1000")))
-                .hasMessage("command line: client-query-slice: argument must be between 1024 and 2147483647 inclusive");
+                .hasMessage("command line: 'client-query-slice \"1000\"': argument must be between 1024 and 2147483647 inclusive");
     }
 
     @Test
     void protoMaxBulkLenBelowOneMegabyteIsRefused() {
         assertThatThrownBy(() -> Config.load(null, List.of("--proto-max-bulk-len", "1000")))
-                .hasMessage("command line: proto-max-bulk-len: argument must be between 1048576 and 2147483647 inclusive");
+                .hasMessage("command line: 'proto-max-bulk-len \"1000\"': argument must be between 1048576 and 2147483647 inclusive");
     }
 
     @Test
@@ -113,7 +113,7 @@ class ConfigTest {
         assertThat(Config.load(null, List.of("--tls-protocols", "tlsv1.2 TLSv1.3")).tlsProtocols())
                 .isEqualTo("TLSv1.2 TLSv1.3");
         assertThatThrownBy(() -> Config.load(null, List.of("--tls-protocols", "SSLv3")))
-                .hasMessage("command line: tls-protocols: invalid tls-protocols specified: SSLv3");
+                .hasMessage("command line: 'tls-protocols \"SSLv3\"': invalid tls-protocols specified: SSLv3");
     }
 
     @Test
@@ -126,9 +126,20 @@ class ConfigTest {
     }
 
     @Test
-    void optionWithoutDashesIsRefused() {
-        assertThatThrownBy(() -> Config.load(null, List.of("port", "1")))
-                .hasMessage("command line: 'port' is not an --option");
+    void theCommandLineBecomesLinesAsRedisMainBuildsThem() throws Exception {
+        assertThat(Config.commandLineLines(List.of("--port", "6380", "--maxmemory 700mb", "--loglevel")))
+                .containsExactly("port \"6380\" ", "maxmemory 700mb ", "loglevel ");
+        // A lone option name takes the next argument as its value, even one starting with --.
+        assertThat(Config.commandLineLines(List.of("--proc-title-template", "--my--title", "--port", "--bla", "--x")))
+                .containsExactly("proc-title-template \"--my--title\" ", "port \"--bla\" ", "x ");
+        assertThat(Config.commandLineLines(List.of("--save", "--loglevel", "verbose", "--save")))
+                .containsExactly("save \"\"", "loglevel \"verbose\" ", "save \"\"");
+        // Arguments before any option form a line too (Redis supports this "wrong usage").
+        assertThat(Config.load(null, List.of("port", "1")).port()).isEqualTo(1);
+        assertThatThrownBy(() -> Config.load(null, List.of("--port", "6379", "6380")))
+                .hasMessage("command line: 'port \"6379\" \"6380\"': wrong number of arguments");
+        assertThatThrownBy(() -> Config.load(null, List.of("--replicaof", "127.0.0.1", "abc")))
+                .hasMessage("command line: 'replicaof \"127.0.0.1\" \"abc\"': Invalid master port");
     }
 
     @Test
