@@ -104,7 +104,8 @@ public final class ConfigCommand {
             if (SENSITIVE.contains(d.name())) {
                 client.redactArgument(argv, i + 1);
             }
-            if (Config.isProtected(d.name())) {
+            if (Config.isProtected(d.name())
+                    && !DebugCommand.allowProtectedAction(client.server().config().get("enable-protected-configs"), client)) {
                 rejected = name;
                 reason = "can't set protected config";
             } else if (!d.mutable() && !client.server().config().takesUnchanged(d.name(), Args.utf8(argv[i + 1]))) {

@@ -198,7 +198,15 @@ public final class DebugCommand {
 
     /** enable-debug-command: yes, no, or local (loopback clients only), as Redis's allowProtectedAction. */
     private static boolean allowed(Client client) {
-        return switch (client.server().config().enableDebugCommand()) {
+        return allowProtectedAction(client.server().config().enableDebugCommand(), client);
+    }
+
+    /**
+     * Redis's allowProtectedAction for enable-debug-command and enable-protected-configs: yes, no,
+     * or local (clients on a loopback address or the UNIX socket, and the server's own).
+     */
+    static boolean allowProtectedAction(String setting, Client client) {
+        return switch (setting) {
             case "yes" -> true;
             case "local" -> client.connection() == null || isLocal(client.connection().remoteAddress());
             default -> false;

@@ -252,6 +252,8 @@ public final class Config {
         INERT.removeAll(Set.of("tcp-backlog", "tcp-keepalive"));
         // And the system log's (Main adds a syslog appender).
         INERT.removeAll(Set.of("syslog-enabled", "syslog-ident", "syslog-facility"));
+        // And enable-protected-configs (CONFIG SET of dir and dbfilename).
+        INERT.removeAll(Set.of("enable-protected-configs"));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
     }

@@ -120,6 +120,15 @@ class ConfigCommandTest {
     }
 
     @Test
+    void enableProtectedConfigsLetsDbfilenameChange() throws Exception {
+        for (String setting : new String[] {"yes", "local"}) {
+            CommandFixture allowed = new CommandFixture(Config.load(null, List.of("--enable-protected-configs", setting)));
+            assertThat(allowed.call("CONFIG", "SET", "dbfilename", "other.rdb")).isEqualTo("+OK\r\n");
+            assertThat(allowed.call("CONFIG", "GET", "dbfilename")).contains("other.rdb");
+        }
+    }
+
+    @Test
     void setInvalidValueNamesTheDirectiveAndTheReason() {
         assertThat(kvd.call("CONFIG", "SET", "hz", "x")).isEqualTo(
                 "-ERR CONFIG SET failed (possibly related to argument 'hz') - argument couldn't be parsed into an integer\r\n");
