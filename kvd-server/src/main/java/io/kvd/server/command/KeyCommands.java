@@ -43,9 +43,15 @@ final class KeyCommands {
         client.reply().integer(countExisting(client.keyspace(), argv));
     }
 
-    /** TOUCH key [key ...]: counts like EXISTS; kvd keeps no access times to update. */
+    /** TOUCH key [key ...]: counts like EXISTS, and stamps each key found as accessed (OBJECT IDLETIME, eviction). */
     static void touch(Client client, byte[][] argv) {
-        client.reply().integer(countExisting(client.keyspace(), argv));
+        int touched = 0;
+        for (int i = 1; i < argv.length; i++) {
+            if (client.keyspace().touch(argv[i])) {
+                touched++;
+            }
+        }
+        client.reply().integer(touched);
     }
 
     /** TYPE key */

@@ -439,6 +439,11 @@ public final class Keyspace {
         delete(id, slab.hash(id), false);
     }
 
+    /** TOUCH: whether {@code key} is live, stamping it as accessed (Redis's lookupKeyRead). */
+    public boolean touch(byte[] key) {
+        return lookup(key, PackedEntry.hash(key), true) != 0;
+    }
+
     /** Whether {@code key} is live; as Redis's EXISTS, its access stamp stays as it was. */
     public boolean exists(byte[] key) {
         return lookup(key, PackedEntry.hash(key), false) != 0;
@@ -579,7 +584,8 @@ public final class Keyspace {
 
     /** The key's absolute deadline in ms, {@link #PERSISTENT} or {@link #MISSING}. */
     public long deadline(byte[] key) {
-        int id = lookup(key, PackedEntry.hash(key));
+        // As Redis's TTL (LOOKUP_NOTOUCH): reading a deadline is no access, nor is a SAVE's or a digest's.
+        int id = lookup(key, PackedEntry.hash(key), false);
         return id == 0 ? MISSING : deadlineOf(id);
     }
 

@@ -315,4 +315,16 @@ class KeyCommandsTest {
         assertThat(kvd.call("SCAN")).isEqualTo("-ERR wrong number of arguments for 'scan' command\r\n");
         assertThat(kvd.call("RANDOMKEY", "x")).isEqualTo("-ERR wrong number of arguments for 'randomkey' command\r\n");
     }
+
+    @Test
+    void ttlTypeAndExistsLeaveTheIdleTimeAndTouchResetsIt() {
+        kvd.call("SET", "foo", "bar", "EX", "1000");
+        kvd.setTime(CommandFixture.START_MS + 3_000);
+        kvd.call("TTL", "foo");
+        kvd.call("TYPE", "foo");
+        kvd.call("EXISTS", "foo");
+        assertThat(kvd.call("OBJECT", "IDLETIME", "foo")).isEqualTo(":3\r\n");
+        assertThat(kvd.call("TOUCH", "foo", "nosuch")).isEqualTo(":1\r\n");
+        assertThat(kvd.call("OBJECT", "IDLETIME", "foo")).isEqualTo(":0\r\n");
+    }
 }
