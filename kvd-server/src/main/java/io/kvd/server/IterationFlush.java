@@ -1,6 +1,6 @@
 package io.kvd.server;
 
-import io.kvd.server.aof.AppendOnlyFile;
+import io.kvd.server.aof.AofPersistence;
 import io.kvd.server.replication.Replication;
 import io.netty.channel.SingleThreadEventLoop;
 
@@ -19,8 +19,7 @@ import java.util.ArrayList;
  */
 final class IterationFlush implements Runnable {
     private final SingleThreadEventLoop loop;
-    /** Null when appendonly is off. */
-    private final AppendOnlyFile aof;
+    private final AofPersistence aof;
     private final Replication replication;
     private ArrayList<ConnectionHandler> pending = new ArrayList<>();
     private ArrayList<ConnectionHandler> flushing = new ArrayList<>();
@@ -28,7 +27,7 @@ final class IterationFlush implements Runnable {
     private final ArrayList<ConnectionHandler> held = new ArrayList<>();
     private boolean scheduled;
 
-    IterationFlush(SingleThreadEventLoop loop, AppendOnlyFile aof, Replication replication) {
+    IterationFlush(SingleThreadEventLoop loop, AofPersistence aof, Replication replication) {
         this.loop = loop;
         this.aof = aof;
         this.replication = replication;
@@ -78,7 +77,7 @@ final class IterationFlush implements Runnable {
     /** The replicas get the records first: they need not wait for the AOF's disk. */
     private boolean committed() {
         replication.feedRecords();
-        return aof == null || aof.commit();
+        return aof.commit();
     }
 
     private static void flushAll(ArrayList<ConnectionHandler> connections) {

@@ -4,7 +4,7 @@ import io.kvd.codec.RespDecoder;
 import io.kvd.server.admin.Version;
 import io.kvd.server.aof.AofDirectory;
 import io.kvd.server.aof.AofLoader;
-import io.kvd.server.aof.AofRewriter;
+import io.kvd.server.aof.AofPersistence;
 import io.kvd.server.aof.AppendOnlyFile;
 import io.kvd.server.aof.FsyncPolicy;
 import io.kvd.server.client.Client;
@@ -56,8 +56,7 @@ public final class KvdServer implements AutoCloseable {
     private final ServerState state;
     private final CommandTable commands;
     private final Transport transport;
-    private AppendOnlyFile aof;
-    private AofRewriter rewriter;
+    private AofPersistence aofPersistence;
     private IterationFlush flush;
     /** TCP at {@code port} and TLS at {@code tls-port}, on every {@code bind} address; null when not served. */
     private TcpListeners tcp;
@@ -159,11 +158,8 @@ public final class KvdServer implements AutoCloseable {
             removeUnixSocket();
             state.clients().values().forEach(c -> c.connection().close());
             state.migrateSockets().closeAll();
-            if (rewriter != null) {
-                rewriter.close();
-            }
-            if (aof != null) {
-                aof.close();
+            if (aofPersistence != null) {
+                aofPersistence.close();
             }
             state.scripting().close();
             if (writtenPidFile != null) {
@@ -179,7 +175,7 @@ public final class KvdServer implements AutoCloseable {
     }
 
     private void bind(Transport transport, SslContext tlsContext) throws InterruptedException {
-        flush = new IterationFlush(loop, aof, state.replication());
+        flush = new IterationFlush(loop, aofPersistence, state.replication());
         state.onEventsWhileBlocked(() -> {
             loop.handleReadyIo();
             flush.run();
@@ -217,12 +213,13 @@ public final class KvdServer implements AutoCloseable {
             tcp.changePort(config.bind(), config.port());
             state.listening(tcp.port(), transport.configName());
         });
-        // Settable as in Redis, so its own value passes; a change cannot take effect: the AOF is
-        // opened or not at start (Redis turns it on through a rewrite into a temporary file).
+        // As Redis's updateAppendonly: on through a rewrite, off at once.
         config.applyWith(Config.APPENDONLY, () -> {
-            log.warn("kvd turns the AOF on or off only at start: set appendonly in the configuration and restart");
-            throw new IllegalArgumentException("Unable to turn " + (config.appendonly() ? "on" : "off")
-                    + " AOF. Check server logs.");
+            if (!config.appendonly()) {
+                aofPersistence.disable();
+            } else if (!aofPersistence.enable()) {
+                throw new IllegalArgumentException("Unable to turn on AOF. Check server logs.");
+            }
         });
         config.applyWith(Config.BIND, () -> {
             if (tcp != null) {
@@ -235,8 +232,10 @@ public final class KvdServer implements AutoCloseable {
         config.onChange(name -> {
             if (name.equals(Config.HZ)) {
                 scheduleCron();
-            } else if (name.equals(Config.APPENDFSYNC) && aof != null) {
-                aof.setPolicy(FsyncPolicy.named(config.appendfsync()));
+            } else if (name.equals(Config.APPENDFSYNC)) {
+                aofPersistence.setPolicy(FsyncPolicy.named(config.appendfsync()));
+            } else if (name.equals(Config.AOF_DISABLE_AUTO_GC)) {
+                aofPersistence.autoGcChanged();
             }
         });
         if (!config.unixsocket().isEmpty()) {
@@ -332,18 +331,19 @@ public final class KvdServer implements AutoCloseable {
      * finished rewrite left are deleted.
      */
     private void openFiles() throws IOException {
-        AofRewriter.deleteLeftover(config.dir(), config.appendFilename());
+        AofPersistence.deleteLeftover(config.dir(), config.appendFilename());
         AofDirectory directory = new AofDirectory(config.dir(), config.appendFilename(),
                 config.appendDir().getFileName().toString());
+        directory.keepHistoryWhile(config::aofDisableAutoGc);
         directory.loadManifest();
+        AppendOnlyFile aof = null;
         if (config.appendonly()) {
-            loadAof(directory);
+            aof = loadAof(directory);
         } else {
             loadRdb();
         }
         directory.deleteHistory();
-        rewriter = new AofRewriter(config, state, directory, aof, loop);
-        state.aofRewrite().onLoad(() -> AofLoader.reload(directory, aof, state, commands));
+        aofPersistence = new AofPersistence(config, state, commands, directory, aof, loop);
     }
 
     /**
@@ -374,10 +374,10 @@ public final class KvdServer implements AutoCloseable {
      * before any client can connect. Garbage in the file stops the start: kvd never serves an
      * empty keyspace because the log failed to load.
      */
-    private void loadAof(AofDirectory directory) throws IOException {
+    private AppendOnlyFile loadAof(AofDirectory directory) throws IOException {
         AofLoader.Loaded files = directory.load(state, commands);
         AofLoader.Result loaded = files.result();
-        aof = directory.openOnStart(state, config.aofUseRdbPreamble(), files.totalSize(),
+        AppendOnlyFile aof = directory.openOnStart(state, config.aofUseRdbPreamble(), files.totalSize(),
                 FsyncPolicy.named(config.appendfsync()));
         state.aofRewrite().setBaseSize(files.baseSize());
         state.commandLog().setEnabled(true);
@@ -394,6 +394,7 @@ public final class KvdServer implements AutoCloseable {
                 loaded.bytes(), loaded.wallNanos() / 1_000_000, perRecord(loaded.wallNanos(), loaded.records()),
                 loaded.loopCpuNanos() / 1_000_000, perRecord(loaded.loopCpuNanos(), loaded.records()),
                 loaded.readerCpuNanos() / 1_000_000, state.databases().size(), expired);
+        return aof;
     }
 
     /**
@@ -480,7 +481,7 @@ public final class KvdServer implements AutoCloseable {
             state.replication().cron(now);
             state.migrateSockets().closeIdle(now);
             flush.commitFromCron();
-            rewriter.cron(now);
+            aofPersistence.cron(now);
             state.rdb().cron(now);
             state.shutdownSequence().cron(now);
         }, periodMicros, periodMicros, TimeUnit.MICROSECONDS);

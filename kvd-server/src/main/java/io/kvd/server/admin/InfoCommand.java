@@ -225,6 +225,7 @@ public final class InfoCommand {
         CommandLog log = server.commandLog();
         AofRewriteStatus rewrite = server.aofRewrite();
         RdbPersistence rdb = server.rdb();
+        boolean aofOn = rewrite.aofState() != AofRewriteStatus.AofState.OFF;
         long now = System.currentTimeMillis();
         s.field("loading", 0)
                 .field("async_loading", 0)
@@ -244,16 +245,16 @@ public final class InfoCommand {
                 .field("rdb_last_cow_size", 0)
                 .field("rdb_last_load_keys_expired", rdb.lastLoadExpired())
                 .field("rdb_last_load_keys_loaded", rdb.lastLoadKeys())
-                .field("aof_enabled", log.isEnabled() ? 1 : 0)
+                .field("aof_enabled", aofOn ? 1 : 0)
                 .field("aof_rewrite_in_progress", rewrite.inProgress() ? 1 : 0)
-                .field("aof_rewrite_scheduled", 0)
+                .field("aof_rewrite_scheduled", rewrite.scheduled() ? 1 : 0)
                 .field("aof_last_rewrite_time_sec", rewrite.lastDurationSec())
                 .field("aof_current_rewrite_time_sec", rewrite.currentDurationSec(now))
                 .field("aof_last_bgrewrite_status", rewrite.lastSucceeded() ? "ok" : "err")
                 .field("aof_rewrites", rewrite.rewrites())
                 .field("aof_rewrites_consecutive_failures", rewrite.consecutiveFailures())
                 .field("aof_last_write_status", log.failure() == null ? "ok" : "err");
-        if (log.isEnabled()) {
+        if (aofOn) {
             s.field("aof_current_size", log.fileSize())
                     .field("aof_base_size", rewrite.baseSize())
                     .field("aof_buffer_length", log.records().readableBytes())

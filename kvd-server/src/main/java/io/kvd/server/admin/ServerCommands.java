@@ -51,7 +51,7 @@ public final class ServerCommands {
         RdbPersistence rdb = client.server().rdb();
         rdb.close();
         if (rdb.hasSavePoints()) {
-            rdb.save();
+            rdb.saveFlushed();
         }
         client.reply().ok();
     }
@@ -138,6 +138,7 @@ public final class ServerCommands {
         // As Redis with a child running: the rewrite starts once the BGSAVE ended.
         RdbPersistence rdb = client.server().rdb();
         if (rdb.inProgress()) {
+            rewrite.schedule();
             rdb.whenIdle(rewrite::start);
             client.reply().simpleString("Background append only file rewriting scheduled");
             return;

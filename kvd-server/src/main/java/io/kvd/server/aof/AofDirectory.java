@@ -4,6 +4,7 @@ import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.config.IoErrors;
 import io.kvd.server.latency.LatencyMonitor;
+import io.kvd.server.propagate.CommandLog;
 import io.kvd.server.rdb.RdbSave;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Redis 7's AOF directory, {@code dir/appenddirname}: the files a manifest lists and the manifest
@@ -38,6 +40,8 @@ public final class AofDirectory {
     private ExecutorService unlinker;
     /** The manifest as on disk (Redis's server.aof_manifest); replaced only by one persisted. */
     private AofManifest manifest;
+    /** aof-disable-auto-gc: history files stay, listed in the manifest, until it is set back to no. */
+    private BooleanSupplier keepHistory = () -> false;
 
     /**
      * @param dir the server's {@code dir}
@@ -49,6 +53,11 @@ public final class AofDirectory {
         this.fileName = fileName;
         this.aofDir = dir.resolve(dirName);
         this.manifest = new AofManifest(fileName);
+    }
+
+    /** Where aof-disable-auto-gc is read from. */
+    public void keepHistoryWhile(BooleanSupplier keepHistory) {
+        this.keepHistory = keepHistory;
     }
 
     AofManifest manifest() {
@@ -213,6 +222,60 @@ public final class AofDirectory {
         return incr;
     }
 
+    /** Where the AOF switched on at run time appends until its first rewrite ends (Redis's getTempIncrAofName). */
+    Path tempIncrFile() {
+        return file("temp-" + fileName + ".incr");
+    }
+
+    /**
+     * openNewIncrAofForAppend in AOF_WAIT_REWRITE: a new, empty temporary incr file outside the
+     * manifest, appended to from the records logged after now.
+     */
+    AppendOnlyFile openTempIncr(CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency) throws IOException {
+        Path temp = tempIncrFile();
+        AppendOnlyFile aof;
+        try {
+            aof = AppendOnlyFile.create(temp, commandLog, policy, latency);
+        } catch (IOException e) {
+            log.warn("Can't open the append-only file {}: {}", temp.getFileName(), IoErrors.strerror(e));
+            throw e;
+        }
+        log.info("Creating AOF incr file {} on background rewrite", temp.getFileName());
+        return aof;
+    }
+
+    /**
+     * backgroundRewriteDoneHandler in AOF_WAIT_REWRITE: the rewrite's {@code temp} becomes the new
+     * base and the temporary incr file the next incr file, every file before them history, in one
+     * manifest. Until it is renamed in, the old manifest stands and the AOF is not on.
+     *
+     * @return the new base's size
+     */
+    long installBaseAndTempIncr(Path temp, boolean rdb, LatencyMonitor latency) throws IOException {
+        AofManifest next = manifest.copy();
+        Path baseFile = renameIn(temp, next.newBase(rdb), latency);
+        String incr = next.newIncr();
+        try {
+            Files.move(tempIncrFile(), file(incr), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Error trying to rename the temporary AOF incr file {} into {}: {}", tempIncrFile().getFileName(),
+                    incr, IoErrors.strerror(e));
+            Files.deleteIfExists(baseFile);
+            throw e;
+        }
+        log.info("Successfully renamed the temporary AOF incr file {} into {}", tempIncrFile().getFileName(), incr);
+        next.markRewrittenIncrsAsHistory(true);
+        try {
+            persist(next);
+        } catch (IOException e) {
+            Files.deleteIfExists(baseFile);
+            Files.move(file(incr), tempIncrFile(), StandardCopyOption.ATOMIC_MOVE);
+            throw e;
+        }
+        manifest = next;
+        return Files.size(baseFile);
+    }
+
     /**
      * backgroundRewriteDoneHandler: the rewrite's complete {@code temp} becomes the new base, the
      * old base and the incr files it covers (all but the one appended to, when {@code appending})
@@ -223,7 +286,20 @@ public final class AofDirectory {
      */
     long installBase(Path temp, boolean rdb, boolean appending, LatencyMonitor latency) throws IOException {
         AofManifest next = manifest.copy();
-        String base = next.newBase(rdb);
+        Path baseFile = renameIn(temp, next.newBase(rdb), latency);
+        next.markRewrittenIncrsAsHistory(appending);
+        try {
+            persist(next);
+        } catch (IOException e) {
+            Files.deleteIfExists(baseFile);
+            throw e;
+        }
+        manifest = next;
+        return Files.size(baseFile);
+    }
+
+    /** A rewrite's complete base renamed into the directory as {@code base}. */
+    private Path renameIn(Path temp, String base, LatencyMonitor latency) throws IOException {
         Path baseFile = file(base);
         long renameStarted = System.nanoTime();
         try {
@@ -235,15 +311,7 @@ public final class AofDirectory {
         }
         latency.addSampleIfNeeded("aof-rename", (System.nanoTime() - renameStarted) / 1_000_000);
         log.info("Successfully renamed the temporary AOF base file {} into {}", temp.getFileName(), base);
-        next.markRewrittenIncrsAsHistory(appending);
-        try {
-            persist(next);
-        } catch (IOException e) {
-            Files.deleteIfExists(baseFile);
-            throw e;
-        }
-        manifest = next;
-        return Files.size(baseFile);
+        return baseFile;
     }
 
     void createIfMissing() throws IOException {
@@ -324,11 +392,11 @@ public final class AofDirectory {
     }
 
     /**
-     * aofDelHistoryFiles: each history file deleted in the background, then the manifest written
-     * without them. A failure only leaves files the next rewrite deletes.
+     * aofDelHistoryFiles: unless aof-disable-auto-gc keeps them, each history file deleted in the
+     * background, then the manifest written without them. A failure only leaves files the next rewrite deletes.
      */
     public void deleteHistory() {
-        if (manifest.history().isEmpty()) {
+        if (manifest.history().isEmpty() || keepHistory.getAsBoolean()) {
             return;
         }
         for (AofInfo info : manifest.history()) {

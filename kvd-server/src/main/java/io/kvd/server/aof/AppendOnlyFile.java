@@ -87,6 +87,19 @@ public final class AppendOnlyFile implements AutoCloseable {
         return new AppendOnlyFile(channel, otherFilesSize, commandLog, policy, latency);
     }
 
+    /**
+     * Creates an empty incr file, appended to from the records logged after now: those logged
+     * before are in the snapshot the file follows.
+     */
+    static AppendOnlyFile create(Path file, CommandLog commandLog, FsyncPolicy policy, LatencyMonitor latency)
+            throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        AppendOnlyFile aof = new AppendOnlyFile(channel, 0, commandLog, policy, latency);
+        aof.writtenEarly = commandLog.records().readableBytes();
+        return aof;
+    }
+
     /** CONFIG SET appendfsync */
     public void setPolicy(FsyncPolicy policy) {
         this.policy = policy;
@@ -139,10 +152,18 @@ public final class AppendOnlyFile implements AutoCloseable {
     /** Writes what is left and forces it to disk (SHUTDOWN, SIGTERM); the file is closed after. */
     @Override
     public void close() {
+        if (commandLog.records().readableBytes() > writtenEarly) {
+            write(commandLog.records());
+        }
+        closeWithoutWriting();
+    }
+
+    /**
+     * Forces what was written and closes the file (appendonly no after {@link #writeNow}, or a
+     * failed first rewrite); the records stay in the log for the replicas.
+     */
+    void closeWithoutWriting() {
         try {
-            if (commandLog.records().readableBytes() > writtenEarly) {
-                write(commandLog.records());
-            }
             if (fsyncThread != null) {
                 fsyncThread.shutdown();
                 fsyncThread.awaitTermination(10, TimeUnit.SECONDS);
@@ -150,7 +171,7 @@ public final class AppendOnlyFile implements AutoCloseable {
             channel.force(false);
             channel.close();
         } catch (IOException e) {
-            log.warn("AOF not synced at shutdown: {}", e.toString());
+            log.warn("Fail to fsync the AOF file: {}", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -3,11 +3,22 @@ package io.kvd.server.client;
 import java.util.function.BooleanSupplier;
 
 /**
- * The AOF rewrite as BGREWRITEAOF and INFO persistence see it: whether one runs, how the last one
- * ended, the file size it left (the base automatic rewrites grow from); and DEBUG LOADAOF's
- * reload. The AOF's rewriter starts rewrites and reports here; commands never see the files.
+ * The AOF as BGREWRITEAOF, SHUTDOWN and INFO persistence see it: whether it is on, whether a
+ * rewrite runs or waits, how the last one ended, the file size it left (the base automatic
+ * rewrites grow from); and DEBUG LOADAOF's reload. The AOF's owner starts rewrites and reports
+ * here; commands never see the files.
  */
 public final class AofRewriteStatus {
+    /** Redis's aof_state. */
+    public enum AofState {
+        OFF,
+        ON,
+        /** Switched on at run time: writes go to a temporary incr file until the first rewrite ends. */
+        WAIT_REWRITE
+    }
+
+    private AofState aofState = AofState.OFF;
+    private boolean scheduled;
     private BooleanSupplier starter = () -> false;
     private Runnable loader = () -> { };
     private boolean inProgress;
@@ -36,6 +47,27 @@ public final class AofRewriteStatus {
         loader.run();
     }
 
+    public AofState aofState() {
+        return aofState;
+    }
+
+    public void setAofState(AofState aofState) {
+        this.aofState = aofState;
+    }
+
+    /** A rewrite waits for a BGSAVE to end, or to be retried (INFO's aof_rewrite_scheduled). */
+    public boolean scheduled() {
+        return scheduled;
+    }
+
+    public void schedule() {
+        scheduled = true;
+    }
+
+    public void unschedule() {
+        scheduled = false;
+    }
+
     public boolean inProgress() {
         return inProgress;
     }
@@ -56,6 +88,11 @@ public final class AofRewriteStatus {
         } else {
             consecutiveFailures++;
         }
+    }
+
+    /** A rewrite was stopped on purpose (appendonly no, shutdown): neither success nor failure. */
+    public void stopped() {
+        inProgress = false;
     }
 
     public long consecutiveFailures() {

@@ -125,6 +125,15 @@ public final class Shutdown {
         if (replicas > 0) {
             log.info("{} of {} replicas are in sync when shutting down.", replicas - lagging.size(), replicas);
         }
+        AofRewriteStatus aof = server.aofRewrite();
+        if (aof.aofState() == AofRewriteStatus.AofState.WAIT_REWRITE && aof.inProgress()) {
+            // The AOF switched on is not complete until its first rewrite ends.
+            if (!flags.force()) {
+                refuse("Writing initial AOF, can't exit.");
+                return;
+            }
+            log.warn("Writing initial AOF. Exit anyway.");
+        }
         RdbPersistence rdb = server.rdb();
         // A running BGSAVE is abandoned; with save points (unless NOSAVE) or SAVE the final snapshot
         // is written, or the shutdown refused unless FORCE.
@@ -133,9 +142,7 @@ public final class Shutdown {
             log.info("Saving the final RDB snapshot before exiting.");
             if (!rdb.save()) {
                 if (!flags.force()) {
-                    log.warn("Error trying to save the DB, can't exit.");
-                    log.warn("Errors trying to shut down the server. Check the logs for more information.");
-                    cancel();
+                    refuse("Error trying to save the DB, can't exit.");
                     return;
                 }
                 log.warn("Error trying to save the DB. Exit anyway.");
@@ -145,6 +152,12 @@ public final class Shutdown {
         deadlineMs = 0;
         waiting.clear();
         server.shutdown();
+    }
+
+    private void refuse(String why) {
+        log.warn(why);
+        log.warn("Errors trying to shut down the server. Check the logs for more information.");
+        cancel();
     }
 
     /** Redis's cancelShutdown: the waiting SHUTDOWN clients get the error, writes run again. */

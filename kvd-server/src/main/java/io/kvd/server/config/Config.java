@@ -43,6 +43,7 @@ public final class Config {
     public static final String HZ = "hz";
     public static final String DIR = "dir";
     public static final String APPENDONLY = "appendonly";
+    public static final String AOF_DISABLE_AUTO_GC = "aof-disable-auto-gc";
     public static final String APPENDFILENAME = "appendfilename";
     public static final String APPENDDIRNAME = "appenddirname";
     public static final String AOF_USE_RDB_PREAMBLE = "aof-use-rdb-preamble";
@@ -256,6 +257,8 @@ public final class Config {
         INERT.removeAll(Set.of("enable-protected-configs"));
         // So do the ACL's, which acl.AccessControl acts on.
         INERT.removeAll(Set.of(ACLFILE, ACLLOG_MAX_LEN, ACL_PUBSUB_DEFAULT));
+        // And the AOF's history collection, which aof.AofPersistence reads.
+        INERT.remove(AOF_DISABLE_AUTO_GC);
     }
 
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -566,6 +569,11 @@ public final class Config {
     /** aof-load-truncated: an AOF whose last file ends in a torn record is cut there and loaded (yes) or refused. */
     public boolean aofLoadTruncated() {
         return values.get(AOF_LOAD_TRUNCATED).equals("yes");
+    }
+
+    /** aof-disable-auto-gc: the history files a rewrite leaves are kept (yes) or deleted. */
+    public boolean aofDisableAutoGc() {
+        return values.get(AOF_DISABLE_AUTO_GC).equals("yes");
     }
 
     /** aof-use-rdb-preamble: a rewrite writes the base as RDB (yes) or as commands. */

@@ -101,7 +101,18 @@ public final class RdbPersistence {
 
     /** SAVE: false (logged) if the file could not be written. */
     public boolean save() {
-        long startChanges = changes.getAsLong();
+        return save(changes.getAsLong());
+    }
+
+    /**
+     * FLUSHALL with save points, as Redis's flushAllDataAndResetRDB: the empty dataset saved, the
+     * FLUSHALL itself (counted once it returns) included, so no change is left unsaved.
+     */
+    public boolean saveFlushed() {
+        return save(changes.getAsLong() + 1);
+    }
+
+    private boolean save(long startChanges) {
         saves++;
         try {
             RdbSave.foreground(options(), databases);

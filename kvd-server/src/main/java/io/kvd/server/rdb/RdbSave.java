@@ -205,29 +205,29 @@ public final class RdbSave {
             fail("Background saving error", writeFailure);
             return;
         }
-        if (!snapshot.done()) {
-            long deadline = System.nanoTime() + STEP_NANOS;
-            while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.step(IDS_PER_CLOCK_READ)) {
-                if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
-                    handOff();
-                }
-                if (System.nanoTime() >= deadline) {
-                    // Scheduled, not executed: a task the loop runs now would run before the I/O
-                    // that is waiting (Netty runs queued tasks for up to a second), as the AOF
-                    // rewrite's steps are.
-                    loop.schedule(this::step, 0, TimeUnit.MICROSECONDS);
-                    return;
-                }
+        long deadline = System.nanoTime() + STEP_NANOS;
+        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.done()
+                && !snapshot.step(IDS_PER_CLOCK_READ)) {
+            if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
+                handOff();
             }
-            if (!snapshot.done()) {
-                loop.schedule(this::step, WAIT_MICROS, TimeUnit.MICROSECONDS);
+            if (System.nanoTime() >= deadline) {
+                // Scheduled, not executed: a task the loop runs now would run before the I/O
+                // that is waiting (Netty runs queued tasks for up to a second), as the AOF
+                // rewrite's steps are.
+                loop.schedule(this::step, 0, TimeUnit.MICROSECONDS);
                 return;
             }
-            snapshot.stop();
-            writer.end();
-            handOff();
-            thread.execute(this::finishOnThread);
         }
+        // rdb-key-save-delay also holds the end: Redis's child sleeps after its last key too.
+        if (!snapshot.done() || delayed()) {
+            loop.schedule(this::step, WAIT_MICROS, TimeUnit.MICROSECONDS);
+            return;
+        }
+        snapshot.stop();
+        writer.end();
+        handOff();
+        thread.execute(this::finishOnThread);
     }
 
     /**
