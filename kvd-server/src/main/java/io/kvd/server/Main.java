@@ -46,7 +46,9 @@ public final class Main {
             System.exit(1);
             return;
         }
-        if (config.daemonize() && System.getenv(Daemon.READY_FILE) == null) {
+        String supervised = config.get("supervised");
+        if (config.daemonize() && System.getenv(Daemon.READY_FILE) == null
+                && !Supervision.wanted(supervised, System.getenv())) {
             System.exit(Daemon.detach(args));
         }
         configureLogging(config);
@@ -58,6 +60,7 @@ public final class Main {
         }
         disableLeakDetectionUnlessAsked();
         HeapTuning.apply(log);
+        Supervision supervision = Supervision.start(supervised, System.getenv(), log);
 
         // A shutdown hook would run too late to choose the exit code; handling the signals lets
         // SIGTERM end as SHUTDOWN does: the loop finishes its iteration, connections close, exit 0.
@@ -90,10 +93,13 @@ public final class Main {
         }
         running.set(server);
         Daemon.announceReady();
+        supervision.ready(!config.get(Config.REPLICAOF).isEmpty());
         if (stopRequested.get() != null) {
             server.signalled(stopRequested.get());
         }
         server.closed().join();
+        supervision.stopping();
+        supervision.close();
         System.exit(0);
     }
 

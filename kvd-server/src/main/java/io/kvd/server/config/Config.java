@@ -251,8 +251,8 @@ public final class Config {
         INERT.removeAll(Set.of("shutdown-timeout", "shutdown-on-sigint", "shutdown-on-sigterm"));
         // And the sockets' (KvdServer sets them on the listeners and each connection).
         INERT.removeAll(Set.of("tcp-backlog", "tcp-keepalive"));
-        // And the system log's (Main adds a syslog appender).
-        INERT.removeAll(Set.of("syslog-enabled", "syslog-ident", "syslog-facility"));
+        // And the system log's and the supervisor's (Main adds a syslog appender, tells systemd or upstart).
+        INERT.removeAll(Set.of("syslog-enabled", "syslog-ident", "syslog-facility", "supervised"));
         // And enable-protected-configs (CONFIG SET of dir and dbfilename).
         INERT.removeAll(Set.of("enable-protected-configs"));
         // So do the ACL's, which acl.AccessControl acts on.
