@@ -290,6 +290,8 @@ public final class InfoCommand {
                 .field("pubsub_channels", server.pubSub().channelCount())
                 .field("pubsub_patterns", server.pubSub().patternCount())
                 .field("pubsubshard_channels", server.pubSub().shardChannelCount())
+                .field("latest_fork_usec", server.databases().latestSnapshotStartMicros())
+                .field("total_forks", server.databases().snapshotsStarted())
                 .field("migrate_cached_sockets", server.migrateSockets().size())
                 .field("tracking_total_keys", server.tracking().totalKeys())
                 .field("tracking_total_items", server.tracking().totalItems())

@@ -42,7 +42,7 @@ public final class PersistenceCommands {
             }
             schedule = true;
         }
-        RdbPersistence.Start start = client.server().rdb().bgsave(schedule, client.server().commandLog().holdsTransaction());
+        RdbPersistence.Start start = client.server().rdb().bgsave(schedule, client.server().commandLog().inExec());
         switch (start) {
             case STARTED -> client.reply().simpleString("Background saving started");
             case SCHEDULED -> client.reply().simpleString("Background saving scheduled");

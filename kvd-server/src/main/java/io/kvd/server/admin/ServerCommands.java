@@ -135,11 +135,11 @@ public final class ServerCommands {
         if (rewrite.inProgress()) {
             throw new CommandError("ERR Background append only file rewriting already in progress");
         }
-        // As Redis with a child running: the rewrite starts once the BGSAVE ended.
+        // As Redis with a child running or inside EXEC: the rewrite starts once the BGSAVE or
+        // the transaction ended (a snapshot in the middle of EXEC would hold half of it).
         RdbPersistence rdb = client.server().rdb();
-        if (rdb.inProgress()) {
+        if (rdb.inProgress() || client.server().commandLog().inExec()) {
             rewrite.schedule();
-            rdb.whenIdle(rewrite::start);
             client.reply().simpleString("Background append only file rewriting scheduled");
             return;
         }

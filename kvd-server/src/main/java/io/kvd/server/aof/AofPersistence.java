@@ -98,12 +98,15 @@ public final class AofPersistence {
     public boolean enable() {
         status.setAofState(AofState.WAIT_REWRITE);
         if (running == null && snapshotRunning()) {
-            schedule("AOF was enabled but there is already another background operation. An AOF background was "
+            log.warn("AOF was enabled but there is already another background operation. An AOF background was "
                     + "scheduled to start when possible.");
+            status.schedule();
             return true;
         }
-        if (state.commandLog().holdsTransaction()) {
-            schedule("AOF was enabled during a transaction. An AOF background was scheduled to start when possible.");
+        if (state.commandLog().inExec()) {
+            // The snapshot would hold the transaction's first commands; the cron starts it after.
+            log.warn("AOF was enabled during a transaction. An AOF background was scheduled to start when possible.");
+            status.schedule();
             return true;
         }
         if (running != null) {
@@ -148,33 +151,13 @@ public final class AofPersistence {
         return state.rdb().inProgress() || state.databases().snapshotRunning();
     }
 
-    private void schedule(String why) {
-        status.schedule();
-        log.warn(why);
-        state.rdb().whenIdle(this::startScheduled);
-    }
-
-    private void startScheduled() {
-        if (status.scheduled()) {
-            start();
-        }
-    }
-
     /** Starts a rewrite; false (logged) if none could start. */
     public boolean start() {
-        // One snapshot at a time: a rewrite asked for during a BGSAVE is scheduled (BGREWRITEAOF, enable).
+        // One snapshot at a time, never inside EXEC: a rewrite asked for then is scheduled (BGREWRITEAOF, enable).
         if (running != null || status.inProgress() || snapshotRunning()) {
             return false;
         }
-        long now = System.currentTimeMillis();
-        if (state.commandLog().holdsTransaction()) {
-            // BGREWRITEAOF inside EXEC: a snapshot in the middle would hold the commands before it
-            // while the new incr file held the whole transaction, so the rewrite starts once EXEC ended.
-            status.started(now);
-            state.commandLog().afterTransaction(() -> startNow(now));
-            return true;
-        }
-        return startNow(now);
+        return startNow(System.currentTimeMillis());
     }
 
     private boolean startNow(long now) {
@@ -202,7 +185,8 @@ public final class AofPersistence {
                 running = RdbSave.background(state.rdb().aofBaseOptions(temp), state.databases(), loop,
                         written -> ended(written, temp, true))::abort;
             } else {
-                running = AofRewrite.start(temp, state.databases(), state.scripting().functionLibraryCodes(), loop,
+                running = AofRewrite.start(temp, state.databases(), state.scripting().functionLibraryCodes(),
+                        Long.parseLong(config.get(Config.RDB_KEY_SAVE_DELAY)), loop,
                         written -> ended(written, temp, false))::abort;
             }
         } catch (IOException e) {
@@ -274,7 +258,9 @@ public final class AofPersistence {
         }
     }
 
+    /** Redis's killAppendOnlyChild, whose log line this keeps; the pid is kvd's own, as in the temporary file's name. */
     private void stopRewrite() {
+        log.info("Killing running AOF rewrite child: {}", ProcessHandle.current().pid());
         stopping = true;
         running.run();
     }

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * One AOF base written as commands without fork (a rewrite with aof-use-rdb-preamble no): the
  * keyspace as it was when the rewrite started, as {@code SET key value [PXAT ms]} records and a
  * collection's HSET or SADD records of up to 64 members, to a temporary file, forced once
- * complete. Writes made meanwhile go to the incr file the rewrite opened ({@link AofRewriter}),
+ * complete. Writes made meanwhile go to the incr file the rewrite opened ({@link AofPersistence}),
  * so nothing of them belongs here.
  *
  * <p>The point-in-time copy is a {@link KeyspaceSnapshot}, advanced in steps of about
@@ -119,6 +119,9 @@ final class AofRewrite {
     private int selectedDb = -1;
     private ByteBuf chunk = Unpooled.buffer(CHUNK_BYTES);
     private long entries;
+    /** The snapshot is walked and stopped: what is left is the writer's. */
+    private boolean serialized;
+    private final long keySaveDelayMicros;
     private Future<?> sync;
     private boolean ended;
     private final long startNanos = System.nanoTime();
@@ -131,8 +134,9 @@ final class AofRewrite {
     private long longestStepCpuNanos;
 
     private AofRewrite(Path temp, FileChannel out, Databases databases, List<byte[]> libraries,
-                       ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
+                       long keySaveDelayMicros, ScheduledExecutorService loop, Consumer<Boolean> onEnd) {
         this.temp = temp;
+        this.keySaveDelayMicros = keySaveDelayMicros;
         this.out = out;
         this.loop = loop;
         this.onEnd = onEnd;
@@ -189,13 +193,14 @@ final class AofRewrite {
      * the loop with true once the file is complete and forced, false if it failed.
      *
      * @param libraries the code of each function library, written as FUNCTION LOAD records first
+     * @param keySaveDelayMicros rdb-key-save-delay: at most one key per this many microseconds (tests)
      * @throws IOException if the temporary file cannot be created
      */
-    static AofRewrite start(Path temp, Databases databases, List<byte[]> libraries, ScheduledExecutorService loop,
-                            Consumer<Boolean> onEnd) throws IOException {
+    static AofRewrite start(Path temp, Databases databases, List<byte[]> libraries, long keySaveDelayMicros,
+                            ScheduledExecutorService loop, Consumer<Boolean> onEnd) throws IOException {
         FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
-        AofRewrite rewrite = new AofRewrite(temp, out, databases, libraries, loop, onEnd);
+        AofRewrite rewrite = new AofRewrite(temp, out, databases, libraries, keySaveDelayMicros, loop, onEnd);
         rewrite.schedule(0);
         return rewrite;
     }
@@ -319,6 +324,14 @@ final class AofRewrite {
         entries++;
     }
 
+    /**
+     * rdb-key-save-delay, which Redis's rewriteAppendOnlyFileRio also sleeps after each key: ahead
+     * of one key per delay since the start, the walk waits (the loop must not sleep).
+     */
+    private boolean delayed() {
+        return keySaveDelayMicros > 0 && entries * keySaveDelayMicros > (System.nanoTime() - startNanos) / 1000;
+    }
+
     private void schedule(long delayMicros) {
         loop.schedule(this::step, delayMicros, TimeUnit.MICROSECONDS);
     }
@@ -338,7 +351,7 @@ final class AofRewrite {
         }
         if (writeFailure != null) {
             fail("Background AOF rewrite failed writing " + temp, writeFailure);
-        } else if (!snapshot.done()) {
+        } else if (!serialized) {
             snapshotStep();
         } else if (inFlight.get() > 0 || sync != null && !sync.isDone()) {
             schedule(WAIT_MICROS);
@@ -356,7 +369,8 @@ final class AofRewrite {
 
     private void snapshotStep() {
         long deadline = System.nanoTime() + STEP_NANOS;
-        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !snapshot.step(IDS_PER_CLOCK_READ)) {
+        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.done()
+                && !snapshot.step(IDS_PER_CLOCK_READ)) {
             if (chunk.readableBytes() >= HAND_OFF_BYTES) {
                 chunk = handOff(chunk);
             }
@@ -365,11 +379,12 @@ final class AofRewrite {
                 return;
             }
         }
-        if (!snapshot.done()) {
+        if (!snapshot.done() || delayed()) {
             schedule(WAIT_MICROS);
             return;
         }
         snapshot.stop();
+        serialized = true;
         chunk = handOff(chunk);
         log.info("AOF rewrite: {} keys of the snapshot serialized", entries);
         schedule(0);

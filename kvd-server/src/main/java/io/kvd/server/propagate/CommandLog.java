@@ -42,8 +42,8 @@ public final class CommandLog {
     private int selectedDb = -1;
     /** The records of the EXEC running, or null outside one. */
     private List<Held> transaction;
-    /** What waits for the EXEC running to end (a rewrite's start), or null. */
-    private Runnable afterTransaction;
+    /** An EXEC runs its queued commands, whether or not its records are held (Redis's in_exec). */
+    private boolean inExec;
 
     public boolean isEnabled() {
         return enabled;
@@ -100,6 +100,7 @@ public final class CommandLog {
 
     /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
     public void beginTransaction() {
+        inExec = true;
         if (recording()) {
             transaction = new ArrayList<>();
         }
@@ -111,6 +112,7 @@ public final class CommandLog {
      * changed. They are one iteration's records, so one commit writes the block whole.
      */
     public void endTransaction() {
+        inExec = false;
         List<Held> held = transaction;
         transaction = null;
         if (held != null && !held.isEmpty()) {
@@ -124,11 +126,6 @@ public final class CommandLog {
             if (wrap) {
                 write(held.get(held.size() - 1).db(), EXEC);
             }
-        }
-        Runnable after = afterTransaction;
-        afterTransaction = null;
-        if (after != null) {
-            after.run();
         }
     }
 
@@ -144,14 +141,14 @@ public final class CommandLog {
         }
     }
 
+    /** True while an EXEC or a script runs its commands (Redis's in_exec): a snapshot must not start in the middle. */
+    public boolean inExec() {
+        return inExec;
+    }
+
     /** True while EXEC runs and its records are held. */
     public boolean holdsTransaction() {
         return transaction != null;
-    }
-
-    /** Runs {@code action} once the EXEC running has ended and its records are in {@link #records}. */
-    public void afterTransaction(Runnable action) {
-        afterTransaction = action;
     }
 
     private void write(int db, byte[]... argv) {

@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -46,7 +45,6 @@ public final class RdbPersistence {
     private long changesAtStart;
     private boolean scheduled;
     private boolean aborting;
-    private final List<Runnable> whenIdle = new ArrayList<>();
     private Consumer<Boolean> endListener = succeeded -> { };
     private Supplier<RdbSave.ReplicationInfo> replicationInfo = () -> null;
     private long changesAtLastSave;
@@ -181,9 +179,6 @@ public final class RdbPersistence {
         } else if (!aborting) {
             lastBgsaveOk = false;
         }
-        List<Runnable> waiting = new ArrayList<>(whenIdle);
-        whenIdle.clear();
-        waiting.forEach(Runnable::run);
         endListener.accept(succeeded);
     }
 
@@ -195,15 +190,6 @@ public final class RdbPersistence {
     /** Replication learns of every BGSAVE's end, as Redis's backgroundSaveDoneHandler tells updateSlavesWaitingBgsave. */
     public void onBackgroundSaveEnded(Consumer<Boolean> listener) {
         this.endListener = listener;
-    }
-
-    /** Runs {@code task} once no BGSAVE runs (an AOF rewrite asked for meanwhile: Redis schedules it). */
-    public void whenIdle(Runnable task) {
-        if (running == null) {
-            task.run();
-        } else {
-            whenIdle.add(task);
-        }
     }
 
     /** From the cron: a scheduled BGSAVE once it can run, else the first save point reached (serverCron). */

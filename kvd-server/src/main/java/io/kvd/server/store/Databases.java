@@ -49,6 +49,8 @@ public final class Databases {
     private final EncodingLimits limits;
     long now;
     long changes;
+    private long snapshotsStarted;
+    private long latestSnapshotStartMicros;
     long expiredKeys;
     /** Whether lookups now are a read command's, counted as hits or misses (Redis's lookupKeyRead). */
     boolean countingReads;
@@ -243,7 +245,21 @@ public final class Databases {
      * at a time.
      */
     public DatabasesSnapshot startSnapshot(int membersPerBatch, KeyspaceSnapshot.Sink sink) {
-        return new DatabasesSnapshot(this, membersPerBatch, sink);
+        long started = System.nanoTime();
+        DatabasesSnapshot snapshot = new DatabasesSnapshot(this, membersPerBatch, sink);
+        snapshotsStarted++;
+        latestSnapshotStartMicros = (System.nanoTime() - started) / 1000;
+        return snapshot;
+    }
+
+    /** Snapshots started since start (INFO's total_forks: kvd's counterpart of Redis's child processes). */
+    public long snapshotsStarted() {
+        return snapshotsStarted;
+    }
+
+    /** What starting the latest snapshot cost the loop, in microseconds (INFO's latest_fork_usec). */
+    public long latestSnapshotStartMicros() {
+        return latestSnapshotStartMicros;
     }
 
     /** Whether a snapshot is running: a second one cannot start until it stops. */

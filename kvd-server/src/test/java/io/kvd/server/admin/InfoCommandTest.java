@@ -174,7 +174,8 @@ class InfoCommandTest {
                         + "instantaneous_input_kbps:1.00\r\ninstantaneous_output_kbps:0.00\r\nrejected_connections:")
                 .contains("\r\ntotal_error_replies:0\r\ntotal_reads_processed:38\r\ntotal_writes_processed:22\r\n"
                         + "io_threaded_reads_processed:0\r\nio_threaded_writes_processed:0\r\n")
-                .contains("\r\npubsubshard_channels:0\r\nmigrate_cached_sockets:0\r\ntracking_total_keys:0\r\ntracking_total_items:0\r\n"
+                .contains("\r\npubsubshard_channels:0\r\nlatest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n"
+                        + "tracking_total_keys:0\r\ntracking_total_items:0\r\n"
                         + "tracking_total_prefixes:0\r\n");
         kvd.call("CONFIG", "RESETSTAT");
         assertThat(info("stats")).contains("\r\ntotal_net_input_bytes:0\r\n", "\r\ninstantaneous_input_kbps:0.00\r\n",
