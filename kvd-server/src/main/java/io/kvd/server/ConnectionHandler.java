@@ -187,7 +187,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
 
     /**
      * With maxmemory-clients set: this client's memory measured anew and clients evicted while all
-     * are over the limit (Redis's updateClientMemUsage and evictClients); true if this one was.
+     * are over the limit (Redis's updateClientMemUsage and evictClients); true if this client is
+     * closing (evicted now, or after QUIT or a protocol error), when nothing more is done for it.
      */
     private boolean measureAndEvict() {
         ClientEviction eviction = server.clientEviction();

@@ -13,10 +13,10 @@ import java.util.Collection;
  *
  * <p>Each client's memory ({@link Client#memoryUsage}, its output as far as the socket has not
  * taken it) is measured where it changes (after a read, after a command, when output is added to
- * it from elsewhere, after a flush) and in the cron, and kept here with the sum. Evictable clients sit in Redis's buckets by size, one per
- * power of two from 32 KB (smaller clients share the first) to 8 GB (larger ones share the last);
- * eviction takes from the largest bucket first, oldest arrival in it first, as Redis, so it never
- * sorts or scans the clients. With {@code maxmemory-clients 0} (the default) nothing is measured.
+ * it from elsewhere, after a flush) and in the cron, and kept here with the sum. Evictable
+ * clients sit in Redis's buckets by size, one per power of two from 32 KB (smaller clients share
+ * the first) to 8 GB (larger ones share the last); eviction takes from the largest bucket first,
+ * oldest arrival in it first, as Redis, so it never sorts or scans the clients. With {@code maxmemory-clients 0} (the default) nothing is measured.
  * Event loop only.
  */
 public final class ClientEviction {
@@ -55,7 +55,7 @@ public final class ClientEviction {
     ClientEviction(Config config, Collection<Client> clients) {
         this.config = config;
         this.clients = clients;
-        limit = limit(config.get(Config.MAXMEMORY_CLIENTS), Long.parseLong(config.get(Config.MAXMEMORY)));
+        limit = configuredLimit();
         config.onChange(name -> {
             if (name.equals(Config.MAXMEMORY_CLIENTS) || name.equals(Config.MAXMEMORY)) {
                 reconfigure();
@@ -76,6 +76,10 @@ public final class ClientEviction {
             bytes = Long.parseLong(maxmemoryClients);
         }
         return bytes == 0 ? 0 : Math.max(bytes, MIN_LIMIT);
+    }
+
+    private long configuredLimit() {
+        return limit(config.get(Config.MAXMEMORY_CLIENTS), Long.parseLong(config.get(Config.MAXMEMORY)));
     }
 
     /** Whether client eviction is on: the request path measures clients only then. */
@@ -105,7 +109,7 @@ public final class ClientEviction {
      * freed when it evicts for the new limit.
      */
     private void reconfigure() {
-        limit = limit(config.get(Config.MAXMEMORY_CLIENTS), Long.parseLong(config.get(Config.MAXMEMORY)));
+        limit = configuredLimit();
         for (Client client : clients) {
             if (limit == 0) {
                 forget(client);
@@ -136,7 +140,7 @@ public final class ClientEviction {
         }
         Entry entry = client.evictionEntry();
         boolean counted = client.connection() != null && client.replica() == null && !client.isMaster()
-                && !client.isClosingAfterReply() && !client.isScriptCaller();
+                && !client.isClosingAfterReply();
         // Without the replies still in the client's buffer: they leave with this iteration's flush,
         // which measures what the socket did not take. Counted before it, a command's small reply
         // would weigh on the limit for an instant, where Redis's fixed reply buffer absorbs it.
