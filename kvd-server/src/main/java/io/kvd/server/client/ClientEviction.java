@@ -51,6 +51,8 @@ public final class ClientEviction {
     /** The memory of the normal and pubsub clients as last measured (Redis's stat_clients_type_memory). */
     private long total;
     private long evicted;
+    /** Over the limit with no evictable client left, and logged so. */
+    private boolean warnedOver;
 
     ClientEviction(Config config, Collection<Client> clients) {
         this.config = config;
@@ -175,7 +177,12 @@ public final class ClientEviction {
                 bucket--;
             }
             if (bucket < 0) {
-                log.warn("Over client maxmemory after evicting all evictable clients");
+                // Redis logs this at every check; kvd checks after every read, command and flush,
+                // so once until the clients are back under the limit.
+                if (!warnedOver) {
+                    warnedOver = true;
+                    log.warn("Over client maxmemory after evicting all evictable clients");
+                }
                 return;
             }
             Client client = heads[bucket].client;
@@ -185,6 +192,7 @@ public final class ClientEviction {
             client.closeAfterReply();
             client.connection().close();
         }
+        warnedOver = false;
     }
 
     /** Redis's getMemUsageBucket: by the memory's power of two, 32 KB and below in the first. */
