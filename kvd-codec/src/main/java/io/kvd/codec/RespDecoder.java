@@ -35,6 +35,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** What Redis lets a client that has not authenticated send (networking.c): few arguments, small bulks. */
     private static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
     private static final int UNAUTHENTICATED_MAX_BULK = 16 * 1024;
+    /** Redis's PROTO_MBULK_BIG_ARG. */
+    private static final int BIG_BULK = 32 * 1024;
 
     // Redis finds line ends with strchr, which stops at a NUL byte as well: a line holding a NUL before
     // its end never completes, so only the length limit ends the wait. Both searches stop at NUL too.
@@ -96,6 +98,25 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** Bytes received and not yet decoded: the partial command being assembled. */
     public int bufferedBytes() {
         return actualReadableBytes();
+    }
+
+    /**
+     * Bytes of the partial command already parsed: its headers and its complete arguments, which
+     * Redis has moved from its query buffer to the client's argv by then.
+     */
+    public int parsedBytes() {
+        return argumentCount == 0 || discarding ? 0 : nextOffset;
+    }
+
+    /**
+     * The bytes still to come of a big bulk (at least Redis's PROTO_MBULK_BIG_ARG, 32 KB) whose
+     * header has arrived, else 0: Redis allocates such a bulk's whole length at its header.
+     */
+    public int reservedBytes() {
+        if (argumentCount == 0 || bulkLength < BIG_BULK || discarding) {
+            return 0;
+        }
+        return Math.max(0, nextOffset + bulkLength + 2 - actualReadableBytes());
     }
 
     /**

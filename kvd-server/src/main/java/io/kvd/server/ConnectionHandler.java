@@ -3,6 +3,7 @@ package io.kvd.server;
 import io.kvd.codec.RespDecoder;
 import io.kvd.codec.RespProtocolError;
 import io.kvd.server.client.Client;
+import io.kvd.server.client.ClientEviction;
 import io.kvd.server.client.ServerState;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.replication.ReplicaOutput;
@@ -67,6 +68,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     private long decodedBeforeFrame;
     /** The size of the frame whose command runs now, else 0: it is still in Redis's query buffer then. */
     private int runningFrameBytes;
+    /** The decoder's {@link RespDecoder#copiedArgumentBytes()} at the end of the last frame run. */
+    private long copiedBeforeFrame;
+    /** The memory of the running command's arguments, else 0 (CLIENT LIST's argv-mem). */
+    private long runningArgvBytes;
     private ReceiveLowWater receiveLowWater;
     /** Whether a command completed since the last channelReadComplete. */
     private boolean ranCommandThisRead;
@@ -127,8 +132,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             long decoded = decoder.decodedBytes();
             runningFrameBytes = (int) (decoded - decodedBeforeFrame);
             decodedBeforeFrame = decoded;
+            long copied = decoder.copiedArgumentBytes();
+            runningArgvBytes = copied - copiedBeforeFrame + argv.length * Client.ARGUMENT_OVERHEAD;
+            copiedBeforeFrame = copied;
             commands.call(client, argv);
             runningFrameBytes = 0;
+            runningArgvBytes = 0;
             decoder.setAuthenticated(client.isAuthenticated());
         } else {
             RespProtocolError error = (RespProtocolError) msg;
@@ -137,8 +146,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             client.closeAfterReply();
         }
         queueForFlush();
-        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
+        if (outputLimits.exceeded(client.isSubscribed(), client.outputMemory(), server.databases().now())) {
             closeForOutputLimit();
+            return;
+        }
+        // After the output limit, as Redis: a client that limit closes is not counted, so it
+        // cannot make another client be evicted.
+        if (measureAndEvict()) {
             return;
         }
         if (!paused && outputAboveSoftLimit()) {
@@ -164,9 +178,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     @Override
     public void outputAdded() {
         queueForFlush();
-        if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), server.databases().now())) {
+        if (outputLimits.exceeded(client.isSubscribed(), client.outputMemory(), server.databases().now())) {
             closeForOutputLimit();
+        } else {
+            measureAndEvict();
         }
+    }
+
+    /**
+     * With maxmemory-clients set: this client's memory measured anew and clients evicted while all
+     * are over the limit (Redis's updateClientMemUsage and evictClients); true if this client is
+     * closing (evicted now, or after QUIT or a protocol error), when nothing more is done for it.
+     */
+    private boolean measureAndEvict() {
+        ClientEviction eviction = server.clientEviction();
+        if (!eviction.enabled()) {
+            return false;
+        }
+        eviction.measure(client);
+        eviction.evict();
+        return client.isClosingAfterReply();
     }
 
     private void queueForFlush() {
@@ -196,9 +227,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             ctx.close();
             return;
         }
+        if (client != null && measureAndEvict()) {
+            return;
+        }
         if (client != null) {
             server.clientBufferPeaks().input(server.databases().now(), decoder.bufferedBytes());
-            receiveLowWater.afterRead(!ranCommandThisRead && decoder.bufferedBytes() > 0, decoder.bytesToProgress());
+            // With maxmemory-clients set, what a client sent is read as it arrives (no mark), so
+            // its query buffer shows it, as Redis's does, and eviction counts it.
+            boolean stalled = !ranCommandThisRead && decoder.bufferedBytes() > 0 && !server.clientEviction().enabled();
+            receiveLowWater.afterRead(stalled, decoder.bytesToProgress());
             ranCommandThisRead = false;
         }
         ctx.fireChannelReadComplete();
@@ -231,7 +268,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
             }
             ctx.writeAndFlush(out, ctx.voidPromise());
             // What the socket did not take at once, as Redis measures a client's output between iterations.
-            server.clientBufferPeaks().output(server.databases().now(), pendingOutputBytes());
+            server.clientBufferPeaks().output(server.databases().now(), client.outputMemory());
+            measureAndEvict();
         }
         resumeIfDrained();
     }
@@ -279,27 +317,36 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
         if (timeout > 0 && !client.isBlocked() && !client.isSubscribed() && !client.isMonitoring() && nowMs - client.lastInteractionMs() > timeout * 1000L) {
             log.debug("closing idle client {}", remoteAddress());
             ctx.close();
-        } else if (outputLimits.exceeded(client.isSubscribed(), pendingOutputBytes(), nowMs)) {
+        } else if (outputLimits.exceeded(client.isSubscribed(), client.outputMemory(), nowMs)) {
             closeForOutputLimit();
         }
     }
 
     private void closeForOutputLimit() {
         log.warn("closing client {} for overcoming the output buffer limits ({} bytes pending)", remoteAddress(),
-                pendingOutputBytes());
+                client.outputMemory());
         server.stats().outputBufferLimitDisconnections++;
         client.reply().discard();
         client.closeAfterReply();
+        server.clientEviction().forget(client);
         ctx.close();
     }
 
-    /** Replies written and not yet sent: this iteration's buffer plus what the socket has not taken. */
-    private long pendingOutputBytes() {
+    @Override
+    public long socketPendingBytes() {
         ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
-        return client.reply().pendingBytes() + (queued == null ? 0 : queued.totalPendingWriteBytes());
+        return queued == null ? 0 : queued.totalPendingWriteBytes();
     }
 
+    /**
+     * Whether reading pauses for the client's output. Not while maxmemory-clients is set: then, as
+     * in Redis, eviction bounds what clients hold, and a client whose output grows is evicted
+     * rather than left paused.
+     */
     private boolean outputAboveSoftLimit() {
+        if (server.clientEviction().enabled()) {
+            return false;
+        }
         // The channel's write-buffer high water mark is the soft limit (see KvdServer), so an
         // unwritable channel has more than the limit queued in the socket's outbound buffer.
         return client.reply().pendingBytes() >= server.config().clientOutputSoftLimit()
@@ -320,8 +367,19 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter implements Cl
     @Override
     public int queryBufferBytes() {
         // Redis processes a command in place in its query buffer: CLIENT LIST run by this client
-        // counts the command's own bytes (qbuf=26 for CLIENT LIST).
-        return decoder.bufferedBytes() + runningFrameBytes;
+        // counts the command's own bytes (qbuf=26 for CLIENT LIST). What is parsed of a command
+        // still arriving Redis holds in argv instead.
+        return decoder.bufferedBytes() - decoder.parsedBytes() + runningFrameBytes;
+    }
+
+    @Override
+    public long argvBytes() {
+        return decoder.parsedBytes() + runningArgvBytes;
+    }
+
+    @Override
+    public long queryBufferReserved() {
+        return decoder.reservedBytes();
     }
 
     @Override

@@ -478,6 +478,8 @@ public final class KvdServer implements AutoCloseable {
                     }
                 }
             }
+            // As Redis's clientsCron: clients whose output drained or grew unseen are measured anew.
+            state.clientEviction().cron();
             state.replication().cron(now);
             state.migrateSockets().closeIdle(now);
             flush.commitFromCron();

@@ -140,12 +140,16 @@ public final class ClientCommand {
         client.reply().ok();
     }
 
-    /** CLIENT NO-EVICT ON|OFF: accepted as Redis accepts it; kvd evicts no client. */
+    /**
+     * CLIENT NO-EVICT ON|OFF: client eviction passes the client over, or no longer does; OFF may
+     * evict it (or others) at once, as Redis measures the client anew after its command.
+     */
     private static void noEvict(Client client, byte[][] argv) {
         String mode = Args.utf8(argv[2]);
         if (!mode.equalsIgnoreCase("on") && !mode.equalsIgnoreCase("off")) {
             throw new CommandError(Errors.SYNTAX);
         }
+        client.noEvict(mode.equalsIgnoreCase("on"));
         client.reply().ok();
     }
 

@@ -158,6 +158,7 @@ public final class ConfigCommand {
         server.databases().resetStats();
         server.expiryCycle().resetStats();
         server.eviction().resetStats();
+        server.clientEviction().resetStats();
         server.commandStats().reset();
         server.errorStats().reset();
         client.reply().ok();

@@ -66,6 +66,10 @@ public final class DebugCommand {
             "    true, false.",
             "QUICKLIST-PACKED-THRESHOLD <size>",
             "    Accepted; kvd packs every list element into its nodes.",
+            "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+            "    Accepted; kvd's reply buffers are not resized by a peak.",
+            "REPLYBUFFER RESIZING <0|1>",
+            "    Accepted; kvd's reply buffers are not resized by a peak.",
             "SET-ACTIVE-EXPIRE <0|1>",
             "    Setting it to 0 disables expiring keys in background when they are not",
             "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
@@ -113,6 +117,10 @@ public final class DebugCommand {
                 requireArgc(argc == 3, argv);
                 client.server().expiryCycle().setEnabled(Args.parseLong(argv[2]) != 0);
                 client.reply().ok();
+            }
+            case "replybuffer" -> {
+                requireArgc(argc == 4, argv);
+                replyBuffer(client, argv);
             }
             case "pause-cron" -> {
                 requireArgc(argc == 3, argv);
@@ -371,6 +379,25 @@ public final class DebugCommand {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * DEBUG REPLYBUFFER PEAK-RESET-TIME|RESIZING value: checked as Redis checks it, then accepted;
+     * kvd's reply buffers are not resized by a peak, so there is nothing to tune.
+     */
+    private static void replyBuffer(Client client, byte[][] argv) {
+        switch (Args.utf8(argv[2]).toLowerCase(Locale.ROOT)) {
+            case "peak-reset-time" -> {
+                String value = Args.utf8(argv[3]);
+                if (!value.equalsIgnoreCase("never") && !value.equalsIgnoreCase("reset")) {
+                    Args.parseLong(argv[3]);
+                }
+            }
+            case "resizing" -> {
+            }
+            default -> throw new CommandError(unknown(argv));
+        }
+        client.reply().ok();
     }
 
     private static void requireArgc(boolean ok, byte[][] argv) {

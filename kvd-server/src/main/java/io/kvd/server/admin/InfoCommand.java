@@ -281,8 +281,7 @@ public final class InfoCommand {
                 .field("expired_time_cap_reached_count", server.expiryCycle().timeCapReachedCount())
                 .field("expire_cycle_cpu_milliseconds", server.expiryCycle().cycleMillis())
                 .field("evicted_keys", server.eviction().evictedKeys())
-                // kvd evicts no clients (maxmemory-clients is read, not acted on).
-                .field("evicted_clients", 0)
+                .field("evicted_clients", server.clientEviction().evictedClients())
                 .field("total_eviction_exceeded_time", server.eviction().exceededMs())
                 .field("current_eviction_exceeded_time", server.eviction().currentExceededMs())
                 .field("keyspace_hits", server.databases().keyspaceHits())

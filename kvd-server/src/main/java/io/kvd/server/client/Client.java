@@ -33,6 +33,27 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
         /** Bytes received and not yet run as commands (CLIENT LIST's qbuf). */
         int queryBufferBytes();
 
+        /**
+         * CLIENT LIST's argv-mem: the running command's arguments, and the arguments (with their
+         * headers) already parsed of a command still arriving.
+         */
+        default long argvBytes() {
+            return 0;
+        }
+
+        /**
+         * Memory the query buffer holds beyond {@link #queryBufferBytes}: the rest of a big bulk
+         * whose header arrived, which Redis allocates at once (CLIENT LIST's qbuf-free).
+         */
+        default long queryBufferReserved() {
+            return 0;
+        }
+
+        /** Replies handed to the socket and not yet taken by it. */
+        default long socketPendingBytes() {
+            return 0;
+        }
+
         /** Closes the connection now, dropping unsent replies (CLIENT KILL). */
         void close();
 
@@ -132,6 +153,22 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
     private PubSub.Subscriptions subscriptions;
     /** CLIENT TRACKING's mode (kept by {@link Tracking}); null while tracking is off. */
     private Tracking.Mode trackingMode;
+    /** CLIENT NO-EVICT ON: client eviction passes this client over. */
+    private boolean noEvict;
+    private final ClientEviction.Entry evictionEntry = new ClientEviction.Entry(this);
+
+    /**
+     * A client's memory apart from its buffers: its objects, decoder, reply buffer, and its Netty
+     * channel and pipeline, estimated for a 64-bit JVM with compressed references.
+     */
+    static final long CLIENT_OVERHEAD = 2048;
+    /**
+     * One entry of a per-client collection (a watched key, a subscription, a tracking prefix):
+     * the hash or tree node and its object, estimated as {@link #CLIENT_OVERHEAD}.
+     */
+    static final long ENTRY_OVERHEAD = 48;
+    /** One argument held as a {@code byte[]}: its reference and array header, beside its bytes. */
+    public static final long ARGUMENT_OVERHEAD = 24;
 
     public Client(ServerState server, ByteBufAllocator allocator, Connection connection) {
         this(server, allocator, connection, server.nextClientId());
@@ -492,6 +529,7 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
      * wait in a blocking command.
      */
     public void disconnected() {
+        server.clientEviction().forget(this);
         if (replica != null) {
             server.replication().replicaGone(replica);
         }
@@ -605,6 +643,45 @@ public final class Client implements Monitors.Monitor, Subscriber, Tracking.Clie
     @Override
     public int protocol() {
         return reply.protocol();
+    }
+
+    /** CLIENT NO-EVICT ON or OFF. */
+    public void noEvict(boolean on) {
+        noEvict = on;
+    }
+
+    /** CLIENT LIST's flag e. */
+    public boolean isNoEvict() {
+        return noEvict;
+    }
+
+    ClientEviction.Entry evictionEntry() {
+        return evictionEntry;
+    }
+
+    /**
+     * CLIENT LIST's multi-mem: the commands queued in MULTI and the watched keys (Redis's
+     * multiStateMemOverhead).
+     */
+    public long multiMemory() {
+        return (transaction == null ? 0 : transaction.memory()) + watches.size() * ENTRY_OVERHEAD;
+    }
+
+    /** CLIENT LIST's omem: replies written and not yet taken by the socket. */
+    public long outputMemory() {
+        return reply.pendingBytes() + connection.socketPendingBytes();
+    }
+
+    /**
+     * CLIENT LIST's tot-mem, what client eviction counts (Redis's getClientMemoryUsage): the query
+     * buffer with what a big bulk in it reserves, the arguments, MULTI's queue and watches, the
+     * output, an entry for each subscription and tracking prefix, and {@link #CLIENT_OVERHEAD}.
+     */
+    public long memoryUsage() {
+        long entries = (subscriptions == null ? 0 : subscriptions.count())
+                + (trackingMode == null ? 0 : trackingMode.prefixes().size());
+        return CLIENT_OVERHEAD + connection.queryBufferBytes() + connection.queryBufferReserved()
+                + connection.argvBytes() + multiMemory() + outputMemory() + entries * ENTRY_OVERHEAD;
     }
 
     @Override

@@ -10,7 +10,8 @@ public final class ClientInfo {
 
     /**
      * One CLIENT LIST line with Redis 7.2's fields in its order. What kvd does not track per
-     * connection (file descriptor, buffer capacities and memory) reads -1 or 0.
+     * connection (file descriptor, reply buffer capacities) reads -1 or 0; the memory fields are
+     * {@link Client#memoryUsage}'s parts, tot-mem their sum.
      */
     public static String describe(Client c) {
         long now = c.keyspace().now();
@@ -27,8 +28,11 @@ public final class ClientInfo {
                 + " ssub=" + subscriptions(c, PubSub.Kind.SHARD_CHANNEL)
                 + " multi=" + (c.transaction() == null ? -1 : c.transaction().queued().size())
                 + " qbuf=" + c.connection().queryBufferBytes()
-                + " qbuf-free=0 argv-mem=0 multi-mem=0"
-                + " rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r"
+                + " qbuf-free=" + c.connection().queryBufferReserved()
+                + " argv-mem=" + c.connection().argvBytes()
+                + " multi-mem=" + c.multiMemory()
+                + " rbs=0 rbp=0 obl=0 oll=0 omem=" + c.outputMemory()
+                + " tot-mem=" + c.memoryUsage() + " events=r"
                 + " cmd=" + c.lastCommand()
                 + " user=" + (c.user() == null ? "" : c.user().name())
                 + " redir=" + (c.trackingMode() == null ? -1 : c.trackingMode().redirect())
@@ -44,7 +48,8 @@ public final class ClientInfo {
     /**
      * Redis 7.0's letters, in its order: O monitoring, S a replica, M the master, P subscribed, x in
      * MULTI (EXEC included), b blocked in a blocking command, t tracking, R its redirection broken,
-     * B in BCAST mode, d once a watched key changed; else N.
+     * B in BCAST mode, d once a watched key changed, U on a UNIX socket, e with CLIENT NO-EVICT ON;
+     * else N.
      */
     private static String flags(Client c) {
         Tracking.Mode tracking = c.trackingMode();
@@ -53,7 +58,8 @@ public final class ClientInfo {
                 + (c.isBlocked() ? "b" : "")
                 + (tracking == null ? "" : "t" + (tracking.brokenRedirect() ? "R" : "") + (tracking.bcast() ? "B" : ""))
                 + (c.isWatchedKeyChanged() ? "d" : "")
-                + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "");
+                + (c.connection() != null && c.connection().isUnixSocket() ? "U" : "")
+                + (c.isNoEvict() ? "e" : "");
         return flags.isEmpty() ? "N" : flags;
     }
 }

@@ -64,6 +64,7 @@ public final class ServerState {
     private final InstantaneousMetric inputBytesPerSecond = new InstantaneousMetric();
     private final InstantaneousMetric outputBytesPerSecond = new InstantaneousMetric();
     private final ClientBufferPeaks clientBufferPeaks = new ClientBufferPeaks();
+    private final ClientEviction clientEviction;
     private final SlowLog slowLog = new SlowLog();
     private final Monitors monitors = new Monitors();
     private final LatencyMonitor latencyMonitor = new LatencyMonitor();
@@ -132,6 +133,7 @@ public final class ServerState {
         this.acl = accessControl(config, commandNames);
         config.describeUsersWith(() -> acl.users().stream().map(AccessControl::describe).toList());
         this.memory = new ServerMemory(databases);
+        this.clientEviction = new ClientEviction(config, clients.values());
         databases.useLatencyMonitor(latencyMonitor);
         this.expiryCycle = new ActiveExpiryCycle(databases);
         this.keyspaceEvents = new KeyspaceEvents(pubSub, databases);
@@ -447,6 +449,11 @@ public final class ServerState {
         return clientBufferPeaks;
     }
 
+
+    /** maxmemory-clients: the clients' memory and their eviction. */
+    public ClientEviction clientEviction() {
+        return clientEviction;
+    }
 
     /** The Lua engines: EVAL's scripts and the function libraries. */
     public ScriptEngines scripting() {

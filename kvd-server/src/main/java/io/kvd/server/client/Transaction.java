@@ -16,14 +16,26 @@ public final class Transaction {
     private final List<Queued> queued = new ArrayList<>();
     private boolean refusedCommand;
     private boolean writes;
+    /** What the queue holds, as {@link #memory} reports it. */
+    private long memory;
+
+    /** A queued command's own object and argument array, estimated for a 64-bit JVM. */
+    private static final long QUEUED_OVERHEAD = 32;
 
     void queue(Command command, byte[][] argv) {
         byte[][] copy = new byte[argv.length][];
+        memory += QUEUED_OVERHEAD;
         for (int i = 0; i < argv.length; i++) {
             copy[i] = Arrays.copyOf(argv[i], argv[i].length);
+            memory += Client.ARGUMENT_OVERHEAD + argv[i].length;
         }
         queued.add(new Queued(command, copy));
         writes |= command.lookedUp(argv).has(Command.Flag.WRITE);
+    }
+
+    /** The memory of the queued commands' copies (Redis's mstate.argv_len_sums and multiCmd array). */
+    long memory() {
+        return memory;
     }
 
     public List<Queued> queued() {

@@ -1,5 +1,8 @@
 package io.kvd.server.config;
 
+import io.kvd.server.numeric.IntegerText;
+
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -144,7 +147,7 @@ final class AcceptedDirectives {
         t.memory("maxmemory", true, 0, LONG_MAX, "0");
         t.memory("cluster-link-sendbuf-limit", true, 0, LONG_MAX, "0");
         t.memory("active-defrag-ignore-bytes", true, 1, LONG_MAX, "104857600");
-        t.directive("maxmemory-clients", true, "0", AcceptedDirectives::sizeOrPercent, Directive.Form.MEMORY);
+        t.directive(Config.MAXMEMORY_CLIENTS, true, "0", AcceptedDirectives::sizeOrPercent, Directive.Form.MEMORY);
         // Lists
         t.directive("oom-score-adj-values", true, "0 200 800", AcceptedDirectives::oomScoreAdjValues);
     }
@@ -182,25 +185,26 @@ final class AcceptedDirectives {
         return flags.isEmpty() ? "default" : String.join(" ", flags);
     }
 
-    /** maxmemory-clients: a size, or a percentage of maxmemory up to 100%. */
+    /**
+     * maxmemory-clients as Redis's numericParseString reads a memory-or-percent directive: a size,
+     * else a percentage of maxmemory up to 100% (0% is 0, off), else Redis's error.
+     */
     private static String sizeOrPercent(List<String> words) {
         String word = Directive.single(words);
-        if (word.endsWith("%")) {
-            long percent;
-            try {
-                percent = Long.parseLong(word.substring(0, word.length() - 1));
-            } catch (NumberFormatException e) {
+        try {
+            return String.valueOf(Directive.memtoll(word));
+        } catch (IllegalArgumentException notASize) {
+            Long percent = word.length() > 1 && word.endsWith("%")
+                    ? IntegerText.string2ll(word.substring(0, word.length() - 1).getBytes(StandardCharsets.UTF_8))
+                    : null;
+            if (percent == null || percent < 0) {
                 throw new IllegalArgumentException("argument must be a memory or percent value");
             }
             if (percent > 100) {
                 throw new IllegalArgumentException("percentage argument must be less or equal to 100");
             }
-            if (percent < 0) {
-                throw new IllegalArgumentException("argument must be a memory or percent value");
-            }
-            return percent + "%";
+            return percent == 0 ? "0" : percent + "%";
         }
-        return String.valueOf(Directive.memtoll(word));
     }
 
     /** Three OOM score adjustments, for the master, replicas and background children. */

@@ -121,6 +121,7 @@ public final class Config {
     public static final String SLOWLOG_MAX_LEN = "slowlog-max-len";
     public static final String LATENCY_MONITOR_THRESHOLD = "latency-monitor-threshold";
     public static final String MAXMEMORY = "maxmemory";
+    public static final String MAXMEMORY_CLIENTS = "maxmemory-clients";
     public static final String MAXMEMORY_POLICY = "maxmemory-policy";
     public static final String MAXMEMORY_SAMPLES = "maxmemory-samples";
     public static final String MAXMEMORY_EVICTION_TENACITY = "maxmemory-eviction-tenacity";
@@ -240,9 +241,9 @@ public final class Config {
             define(d);
             INERT.add(d.name());
         }, ALIASES::put);
-        // Eviction's directives (evict.Eviction acts on them) and client-side caching's stay in
+        // Eviction's directives (evict.Eviction and client.ClientEviction act on them) and client-side caching's stay in
         // Redis's table there, whose order CONFIG REWRITE appends in.
-        INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
+        INERT.removeAll(Set.of(MAXMEMORY, MAXMEMORY_CLIENTS, MAXMEMORY_POLICY, MAXMEMORY_SAMPLES, MAXMEMORY_EVICTION_TENACITY,
                 LFU_LOG_FACTOR, LFU_DECAY_TIME, TRACKING_TABLE_MAX_KEYS, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",

@@ -70,6 +70,11 @@ public final class PubSub {
         boolean isEmpty() {
             return byKind.stream().allMatch(Set::isEmpty);
         }
+
+        /** Channels, patterns and shard channels together. */
+        public int count() {
+            return of(Kind.CHANNEL).size() + of(Kind.PATTERN).size() + of(Kind.SHARD_CHANNEL).size();
+        }
     }
 
     /** The scratch frame's size; one grown past {@link #LARGEST_KEPT_FRAME} by a large message is let go. */

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ClientCommandTest {
     private static final String REST_OF_LINE = " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0"
-            + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r";
+            + " argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=2048 events=r";
 
     private final CommandFixture kvd = new CommandFixture();
 
@@ -198,8 +198,11 @@ class ClientCommandTest {
     }
 
     @Test
-    void noEvictIsAcceptedOnOrOff() {
+    void noEvictShowsTheFlagEUntilTurnedOff() {
         assertThat(kvd.call("CLIENT", "NO-EVICT", "on")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CLIENT", "INFO")).contains(" flags=e ");
         assertThat(kvd.call("CLIENT", "NO-EVICT", "maybe")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(kvd.call("CLIENT", "NO-EVICT", "OFF")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("CLIENT", "INFO")).contains(" flags=N ");
     }
 }

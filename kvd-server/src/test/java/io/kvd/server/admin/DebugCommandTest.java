@@ -138,8 +138,22 @@ class DebugCommandTest {
                 "-ERR unknown subcommand or wrong number of arguments for 'nosuch'. Try DEBUG HELP.\r\n");
         assertThat(kvd.call("DEBUG", "OBJECT")).isEqualTo(
                 "-ERR unknown subcommand or wrong number of arguments for 'OBJECT'. Try DEBUG HELP.\r\n");
-        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*45\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
+        assertThat(kvd.call("DEBUG", "HELP")).startsWith("*49\r\n+DEBUG <subcommand> [<arg> [value] [opt] ...]."
                 + " Subcommands are:\r\n");
+    }
+
+    @Test
+    void replyBufferIsCheckedAsRedisChecksItAndAccepted() throws ConfigException {
+        CommandFixture kvd = withDebug("yes");
+        assertThat(kvd.call("DEBUG", "REPLYBUFFER", "RESIZING", "0")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("DEBUG", "replybuffer", "peak-reset-time", "never")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "100")).isEqualTo("+OK\r\n");
+        assertThat(kvd.call("DEBUG", "REPLYBUFFER", "PEAK-RESET-TIME", "abc"))
+                .isEqualTo("-ERR value is not an integer or out of range\r\n");
+        assertThat(kvd.call("DEBUG", "REPLYBUFFER", "FOO", "1")).isEqualTo(
+                "-ERR unknown subcommand or wrong number of arguments for 'REPLYBUFFER'. Try DEBUG HELP.\r\n");
+        assertThat(kvd.call("DEBUG", "REPLYBUFFER", "RESIZING")).isEqualTo(
+                "-ERR unknown subcommand or wrong number of arguments for 'REPLYBUFFER'. Try DEBUG HELP.\r\n");
     }
 
     @Test
