@@ -31,6 +31,8 @@ final class IncrementalHashTable {
     private BucketTable target;
     private int rehashIndex;
     private int size;
+    /** Walks in progress (Redis's pauserehash): a lookup inside one must not move buckets under it. */
+    private int rehashPaused;
     /** The table never shrinks below this many buckets: MIN_BUCKETS, or what {@link #reserve} asked for. */
     private int minLength = MIN_BUCKETS;
 
@@ -174,6 +176,9 @@ final class IncrementalHashTable {
 
     /** Moves up to {@code buckets} non-empty buckets to the new table; true if a resize is still going on. */
     boolean rehash(int buckets) {
+        if (rehashPaused > 0) {
+            return target != null;
+        }
         int emptyVisits = buckets * EMPTY_VISITS_PER_BUCKET;
         while (target != null && buckets > 0) {
             if (main.head(rehashIndex) != 0) {
@@ -292,10 +297,20 @@ final class IncrementalHashTable {
         return stored;
     }
 
+    /**
+     * Every entry once. As Redis's safe iterator, the rehash waits meanwhile: a visitor that looks
+     * keys up (DEBUG DIGEST reads each value) would move a visited bucket into the new table,
+     * visited again there, and an unvisited one below the walk.
+     */
     void forEach(IntConsumer visitor) {
-        forEachIn(main, visitor);
-        if (target != null) {
-            forEachIn(target, visitor);
+        rehashPaused++;
+        try {
+            forEachIn(main, visitor);
+            if (target != null) {
+                forEachIn(target, visitor);
+            }
+        } finally {
+            rehashPaused--;
         }
     }
 

@@ -4,8 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static io.kvd.server.store.Keyspace.MISSING;
@@ -311,6 +313,21 @@ class KeyspaceTest {
             keyspace.get(b("stable" + i));
         }
         assertThat(keyspace.resizing()).isTrue();
+        keyspace.checkInvariants();
+    }
+
+    @Test
+    void forEachKeyVisitsEveryKeyOnceWhileItsVisitorsLookupsWouldMoveBuckets() {
+        putStable(1 << 16);
+        keyspace.put(b("one more"), b("v"), PERSISTENT);
+        assertThat(keyspace.resizing()).isTrue();
+        Map<String, Integer> visits = new HashMap<>();
+        keyspace.forEachKey(key -> {
+            visits.merge(s(key), 1, Integer::sum);
+            keyspace.get(key);
+        });
+        assertThat(visits).hasSize((1 << 16) + 1);
+        assertThat(visits.values()).containsOnly(1);
         keyspace.checkInvariants();
     }
 
