@@ -102,7 +102,12 @@ public final class Replication {
     private long syncFull;
     private long syncPartialOk;
     private long syncPartialErr;
-    private long lastPingMs;
+    /**
+     * As Redis's replicationCron, which pings when its loop count since start is a multiple of
+     * repl-ping-replica-period: on the server's schedule, not at once when a replica attaches (a
+     * stream read right after SYNC starts with the first write).
+     */
+    private long lastPingMs = System.currentTimeMillis();
     private long lastNewlineMs;
     /** The link to the primary while this server is a replica, else null. */
     private MasterLink master;
