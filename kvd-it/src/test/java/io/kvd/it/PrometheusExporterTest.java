@@ -53,8 +53,7 @@ class PrometheusExporterTest {
                 "redis_defrag_key_misses")) {
             ABSENT_FROM_KVD.put(family, NO_DEFRAG);
         }
-        for (String family : List.of("redis_rdb_last_cow_size_bytes", "redis_aof_last_cow_size_bytes",
-                "redis_latest_fork_seconds")) {
+        for (String family : List.of("redis_rdb_last_cow_size_bytes", "redis_aof_last_cow_size_bytes")) {
             ABSENT_FROM_KVD.put(family, NO_FORK);
         }
         for (String family : List.of("redis_module_fork_in_progress", "redis_module_fork_last_cow_size")) {

@@ -308,8 +308,8 @@ final class StreamGroupCommands {
                                    StreamGroup.Consumer consumer, byte[] key, byte[] groupName, long count,
                                    boolean noAck) {
         List<StreamValue.Delivered> delivered = stream.deliverNew(group, consumer, count, noAck);
-        // Built only for a log that keeps them: with appendonly off the records would be dropped.
-        boolean logging = client.server().commandLog().isEnabled();
+        // Built only for a log that keeps them: with neither the AOF nor replicas they would be dropped.
+        boolean logging = client.server().commandLog().isRecording();
         for (StreamValue.Delivered entry : delivered) {
             if (entry.pending() != null) {
                 if (logging) {

@@ -58,7 +58,8 @@ public final class CommandLog {
         this.replicating = replicating;
     }
 
-    private boolean recording() {
+    /** The AOF or the replicas want the records. */
+    public boolean isRecording() {
         return enabled || replicating;
     }
 
@@ -68,7 +69,7 @@ public final class CommandLog {
      * must then stay unchanged until it (they are the transaction's queued copies).
      */
     public void append(int db, byte[]... argv) {
-        if (!recording()) {
+        if (!isRecording()) {
             return;
         }
         if (transaction != null) {
@@ -83,7 +84,7 @@ public final class CommandLog {
      * between MULTI and EXEC, unless an EXEC running holds them already.
      */
     public void appendAll(int db, List<byte[][]> argvs) {
-        if (!recording() || argvs.isEmpty()) {
+        if (!isRecording() || argvs.isEmpty()) {
             return;
         }
         boolean wrap = transaction == null && argvs.size() > 1;
@@ -101,7 +102,7 @@ public final class CommandLog {
     /** EXEC starts running its queued commands: their records are held until {@link #endTransaction}. */
     public void beginTransaction() {
         inExec = true;
-        if (recording()) {
+        if (isRecording()) {
             transaction = new ArrayList<>();
         }
     }
@@ -177,7 +178,7 @@ public final class CommandLog {
      * replay. Written at once even inside EXEC, before the transaction's records, as Redis 7.0 does.
      */
     public void expired(int db, byte[] key) {
-        if (recording()) {
+        if (isRecording()) {
             write(db, DEL, key);
         }
     }

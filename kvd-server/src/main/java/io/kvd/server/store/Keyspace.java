@@ -2,6 +2,8 @@ package io.kvd.server.store;
 
 import io.kvd.server.latency.LatencyMonitor;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -845,10 +847,30 @@ public final class Keyspace {
     /**
      * Visits the keys of the bucket the cursor names and returns the next cursor (0 when done).
      * Redis's reverse-binary cursor: a key present for the whole scan is visited at least once,
-     * even when the table grows or shrinks between calls. The visitor must not change the keyspace.
+     * even when the table grows or shrinks between calls. The visitor must not change the keyspace;
+     * keys past their deadline are not visited but removed once the bucket is walked.
      */
     public long scan(long cursor, Consumer<byte[]> visitor) {
-        return table.scan(cursor, id -> visitLive(id, visitor));
+        List<byte[]> expired = new ArrayList<>(0);
+        long next = table.scan(cursor, id -> {
+            if (isDue(id)) {
+                expired.add(slab.key(id));
+            } else {
+                visitor.accept(slab.key(id));
+            }
+        });
+        // As Redis's scanGenericCommand's expireIfNeeded: a key past its deadline the walk came
+        // across goes, with its DEL logged, unless a replica or a client pause keeps it.
+        if (!databases.primaryExpires && !databases.expiryPaused) {
+            for (byte[] key : expired) {
+                int hash = PackedEntry.hash(key);
+                int id = table.find(key, hash);
+                if (id != 0 && isDue(id)) {
+                    deleteExpired(id, hash, key);
+                }
+            }
+        }
+        return next;
     }
 
     private void visitLive(int id, Consumer<byte[]> visitor) {

@@ -245,10 +245,12 @@ class KeyCommandsTest {
     }
 
     @Test
-    void scanSkipsExpiredKeys() {
+    void scanSkipsExpiredKeysAndRemovesThemAsRedisExpireIfNeeded() {
         set("a", "b");
         expireAfterOneMs("a");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":2\r\n");
         assertThat(kvd.call("SCAN", "0")).isEqualTo("*2\r\n$1\r\n0\r\n*1\r\n$1\r\nb\r\n");
+        assertThat(kvd.call("DBSIZE")).isEqualTo(":1\r\n");
     }
 
     @Test
