@@ -56,6 +56,10 @@ public final class BlockedClients {
         /** The blocking command, as INFO commandstats names it, and when it blocked. */
         final String command;
         final long blockedAtNanos;
+        /** The command as the slow log shows it and what its first run took: logged once it is answered. */
+        private Command ran;
+        private byte[][] shownArgv;
+        private long ranNanos;
 
         Blocked(Client client, int db, byte[][] keys, ValueType type, long deadlineMs, long order, Servant servant) {
             this.client = client;
@@ -67,6 +71,13 @@ public final class BlockedClients {
             this.servant = servant;
             this.command = client.lastCommand();
             this.blockedAtNanos = System.nanoTime();
+        }
+
+        /** The dispatcher's account of the run that blocked, for the slow log. */
+        void ran(Command command, byte[][] shownArgv, long nanos) {
+            this.ran = command;
+            this.shownArgv = shownArgv;
+            this.ranNanos = nanos;
         }
     }
 
@@ -202,11 +213,12 @@ public final class BlockedClients {
                 continue;
             }
             // Redis's updateStatsOnUnblock: the reply to a served client is sampled as "command-unblocking".
+            long answerNanos = System.nanoTime() - started;
             if (latency.isOn()) {
-                latency.addSampleIfNeeded("command-unblocking", (System.nanoTime() - started) / 1_000_000);
+                latency.addSampleIfNeeded("command-unblocking", answerNanos / 1_000_000);
             }
             unblock(blocked);
-            answered(blocked, errorsBefore);
+            answered(blocked, errorsBefore, answerNanos);
             byte[][] record = blocked.client.takeLogRecord();
             List<byte[][]> alsoLogged = blocked.client.takeAlsoLogged();
             if (alsoLogged != null && log != null) {
@@ -231,7 +243,7 @@ public final class BlockedClients {
         } else {
             client.reply().error(error);
         }
-        answered(blocked, errorsBefore);
+        answered(blocked, errorsBefore, 0);
         client.connection().unblocked();
         return true;
     }
@@ -250,7 +262,7 @@ public final class BlockedClients {
             Blocked blocked = byDeadline.first();
             unblock(blocked);
             blocked.client.reply().nullArray();
-            answered(blocked, errorsSent(blocked));
+            answered(blocked, errorsSent(blocked), 0);
             blocked.client.connection().unblocked();
         }
     }
@@ -261,12 +273,17 @@ public final class BlockedClients {
 
     /**
      * Redis's updateStatsOnUnblock: the blocked command's time grows by the wait, its latency is
-     * tracked whole, and an error answer (CLIENT UNBLOCK ... ERROR) fails it.
+     * tracked whole, and an error answer (CLIENT UNBLOCK ... ERROR) fails it; the slow log gets it
+     * now, with what its runs took, not the wait.
      */
-    private static void answered(Blocked blocked, long errorsBefore) {
+    private static void answered(Blocked blocked, long errorsBefore, long answerNanos) {
         ServerState server = blocked.client.server();
         server.commandStats().unblocked(blocked.command, System.nanoTime() - blocked.blockedAtNanos,
                 errorsSent(blocked) != errorsBefore, server.config().latencyTracking());
+        if (blocked.ran != null) {
+            Dispatcher.logIfSlow(blocked.client, blocked.ran, blocked.shownArgv,
+                    (blocked.ranNanos + answerNanos) / 1000);
+        }
     }
 
     private void unblock(Blocked blocked) {

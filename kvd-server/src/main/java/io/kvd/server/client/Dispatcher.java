@@ -275,7 +275,13 @@ public final class Dispatcher {
         long nanos = System.nanoTime() - started;
         rememberTrackedKeys(client, command, looked, argv, tracking);
         byte[][] shown = client.takeShownArgv(argv);
-        logIfSlow(client, command, shown, nanos / 1000);
+        BlockedClients.Blocked blocked = client.blockedOn();
+        if (blocked == null) {
+            logIfSlow(client, command, shown, nanos / 1000);
+        } else {
+            // As Redis: a command that blocked goes to the slow log once it is answered.
+            blocked.ran(command, shown, nanos);
+        }
         sampleLatency(client, looked, nanos / 1000);
         // As Redis's call(): not while loading the AOF (isAOFLoadingContext).
         if (!client.isReplayingAof()) {
@@ -382,7 +388,7 @@ public final class Dispatcher {
      * slowlog-log-slower-than microseconds goes to the slow log, unless it is one Redis never logs
      * (EXEC, whose commands are logged one by one) or a script's command (the script is logged).
      */
-    private static void logIfSlow(Client client, Command command, byte[][] argv, long micros) {
+    static void logIfSlow(Client client, Command command, byte[][] argv, long micros) {
         ServerState server = client.server();
         long threshold = server.config().slowlogLogSlowerThan();
         if (threshold < 0 || micros < threshold || command.has(SKIP_SLOWLOG) || client.isScriptCaller()) {

@@ -1,5 +1,6 @@
 package io.kvd.server.admin;
 
+import io.kvd.server.client.Client;
 import io.kvd.server.command.CommandFixture;
 import io.kvd.server.slowlog.SlowLog;
 import org.junit.jupiter.api.Test;
@@ -118,5 +119,17 @@ class SlowlogCommandTest {
         assertThat(kvd.call("SLOWLOG", "GET", "1", "2")).isEqualTo(
                 "-ERR unknown subcommand or wrong number of arguments for 'GET'. Try SLOWLOG HELP.\r\n");
         assertThat(kvd.call("SLOWLOG", "NOSUCH")).isEqualTo("-ERR unknown subcommand 'NOSUCH'. Try SLOWLOG HELP.\r\n");
+    }
+
+    @Test
+    void aCommandThatBlockedIsLoggedWhenItIsAnsweredAsRedisUpdateStatsOnUnblock() {
+        kvd.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
+        Client waiter = kvd.newClient();
+        kvd.callAs(waiter, "BLPOP", "l", "0");
+        kvd.call("SLOWLOG", "RESET");
+        assertThat(entries()).extracting(SlowlogCommandTest::args).containsExactly("SLOWLOG RESET");
+        kvd.call("LPUSH", "l", "x");
+        assertThat(entries()).extracting(SlowlogCommandTest::args)
+                .containsExactly("BLPOP l 0", "LPUSH l x", "SLOWLOG RESET");
     }
 }
