@@ -99,6 +99,8 @@ public final class Replication {
     private boolean forceFailover;
     /** The replication save runs for the replicas waiting for its end. */
     private boolean savingForReplicas;
+    /** The diskless full sync streaming now, else null. */
+    private DisklessTransfer transfer;
     private long syncFull;
     private long syncPartialOk;
     private long syncPartialErr;
@@ -394,6 +396,7 @@ public final class Replication {
         if (announced != null) {
             replica.listeningPort = announced.listeningPort;
             replica.announcedIp = announced.ip;
+            replica.eofCapable = announced.eof;
         }
         replica.oldSync = oldSync;
         boolean historyMatches = askedReplid.equals(replid)
@@ -429,35 +432,103 @@ public final class Replication {
         }
         replica.state = ConnectedReplica.State.WAIT_BGSAVE_START;
         replicas.add(replica);
+        if (transfer != null) {
+            log.info("Current BGSAVE has socket target. Waiting for next BGSAVE for SYNC");
+        } else if (disklessSync() && replica.eofCapable && delayMs() > 0) {
+            log.info("Delay next BGSAVE for diskless SYNC");
+        }
         startFullSyncIfDue();
         return replica;
     }
 
+    private boolean disklessSync() {
+        return "yes".equals(config.get(Config.REPL_DISKLESS_SYNC));
+    }
+
+    private long delayMs() {
+        return Long.parseLong(config.get(Config.REPL_DISKLESS_SYNC_DELAY)) * 1000;
+    }
+
     /**
      * Starts the snapshot the replicas waiting for one are sent, unless a BGSAVE already runs (it
-     * is retried when it ends). Its +FULLRESYNC names the offset the snapshot stands for.
+     * is retried when it ends). With repl-diskless-sync, it waits until the first of them waited
+     * repl-diskless-sync-delay, or repl-diskless-sync-max-replicas are waiting (Redis's
+     * shouldStartChildForReplication), and streams to their sockets if all of them announced
+     * capa eof, else goes through the disk. Its +FULLRESYNC names the offset the snapshot stands for.
      */
     private void startFullSyncIfDue() {
-        if (replicas.stream().noneMatch(r -> r.state == ConnectedReplica.State.WAIT_BGSAVE_START)) {
+        List<ConnectedReplica> waiting = new ArrayList<>();
+        long longestWaitMs = 0;
+        long nowMs = System.currentTimeMillis();
+        for (ConnectedReplica replica : replicas) {
+            if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START) {
+                waiting.add(replica);
+                longestWaitMs = Math.max(longestWaitMs, nowMs - replica.requestedMs);
+            }
+        }
+        if (waiting.isEmpty() || rdb.inProgress() || databases.snapshotRunning()) {
             return;
         }
+        long maxReplicas = Long.parseLong(config.get(Config.REPL_DISKLESS_SYNC_MAX_REPLICAS));
+        if (disklessSync() && !(maxReplicas > 0 && waiting.size() >= maxReplicas) && longestWaitMs < delayMs()) {
+            return;
+        }
+        boolean toSockets = disklessSync() && waiting.stream().allMatch(r -> r.eofCapable);
+        log.info("Starting BGSAVE for SYNC with target: {}", toSockets ? "replicas sockets" : "disk");
         takePendingRecords();
-        if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
+        if (toSockets) {
+            transfer = new DisklessTransfer(waiting, randomId().getBytes(StandardCharsets.US_ASCII));
+            rdb.bgsaveTo(transfer, this::transferEnded);
+            log.info("Background RDB transfer started");
+        } else if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
             return;
+        } else {
+            savingForReplicas = true;
         }
-        savingForReplicas = true;
         // The stream after the snapshot starts with a SELECT, whatever the last record selected.
         commandLog.selectAgain();
         String reply = "+FULLRESYNC " + replid + " " + offset() + "\r\n";
-        for (ConnectedReplica replica : replicas) {
-            if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START) {
-                replica.state = ConnectedReplica.State.WAIT_BGSAVE_END;
-                // SYNC, the protocol before PSYNC, gets the RDB without this line.
-                if (!replica.oldSync) {
-                    replica.output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
-                }
+        for (ConnectedReplica replica : waiting) {
+            replica.state = ConnectedReplica.State.WAIT_BGSAVE_END;
+            // SYNC, the protocol before PSYNC, gets the RDB without this line.
+            if (!replica.oldSync) {
+                replica.output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
+            }
+            if (toSockets) {
+                replica.diskless = true;
+                // Written before the save's first chunk, which the writer thread hands over later.
+                replica.output.write(transfer.preamble());
             }
         }
+    }
+
+    /**
+     * Redis's updateSlavesWaitingBgsave for a socket target: the replicas that took the whole RDB
+     * are online, their stream held until their first REPLCONF ACK; if it failed, they are dropped.
+     */
+    private void transferEnded(boolean succeeded) {
+        DisklessTransfer ended = transfer;
+        transfer = null;
+        if (succeeded) {
+            log.info("Background RDB transfer terminated with success");
+        } else {
+            log.warn("Background transfer error");
+        }
+        for (ConnectedReplica replica : ended.replicas()) {
+            if (!replicas.contains(replica) || replica.state != ConnectedReplica.State.WAIT_BGSAVE_END) {
+                continue;
+            }
+            if (!succeeded) {
+                replica.output.close();
+                continue;
+            }
+            log.info("Streamed RDB transfer with replica {} succeeded (socket). Waiting for REPLCONF ACK from slave to "
+                    + "enable streaming", replicaName(replica));
+            replica.state = ConnectedReplica.State.ONLINE;
+            replica.streamOnAck = true;
+            replica.ackTimeMs = System.currentTimeMillis();
+        }
+        startFullSyncIfDue();
     }
 
     /** Redis's updateSlavesWaitingBgsave: the snapshot's replicas get the file, or are dropped if it failed. */
@@ -515,7 +586,10 @@ public final class Replication {
         return null;
     }
 
-    /** The connection of a replica closed. */
+    /**
+     * The connection of a replica closed. A diskless transfer none of whose replicas is left is
+     * stopped (Redis kills the fork child).
+     */
     public void replicaGone(ConnectedReplica replica) {
         if (replicas.remove(replica)) {
             replica.release();
@@ -523,12 +597,21 @@ public final class Replication {
             if (replicas.isEmpty()) {
                 noReplicasSinceMs = System.currentTimeMillis();
             }
+            if (transfer != null && transfer.replicas().stream().noneMatch(replicas::contains)) {
+                log.warn("Diskless rdb transfer, last replica dropped, killing fork child.");
+                rdb.close();
+            }
         }
     }
 
     /** REPLCONF ACK offset: the replica has everything up to {@code offset}. */
     public void acknowledged(ConnectedReplica replica, long offset, long nowMs) {
         replica.ackTimeMs = nowMs;
+        if (replica.streamOnAck) {
+            // Redis's replicaStartCommandStream: the replica found the EOF mark, the stream may follow.
+            replica.online();
+            log.info("Synchronization with replica {} succeeded", replicaName(replica));
+        }
         if (offset > replica.ackOffset) {
             replica.ackOffset = offset;
         }
@@ -652,8 +735,9 @@ public final class Replication {
         if (nowMs - lastNewlineMs >= 1000) {
             lastNewlineMs = nowMs;
             for (ConnectedReplica replica : replicas) {
+                // Not into a streamed RDB, which the replica reads to its mark.
                 if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START
-                        || replica.state == ConnectedReplica.State.WAIT_BGSAVE_END) {
+                        || replica.state == ConnectedReplica.State.WAIT_BGSAVE_END && !replica.diskless) {
                     replica.output.write(Unpooled.wrappedBuffer(new byte[] {'\n'}));
                 }
             }
