@@ -221,12 +221,15 @@ class DisklessReplicationTest {
             sendReplicaOf(replica.port(), primary.port());
             Poll.until(SYNC_TIMEOUT, "keys of the primary to arrive",
                     () -> syncReadBytes(call(r, "INFO", "replication")) > 0 ? true : null);
-            assertThat(r.call("GET", "old:1")).isEqualTo(oldValue);
+            // Another history: as Redis 7.0, the replica is loading and refuses commands meanwhile.
+            assertThat(r.call("INFO", "persistence")).contains("loading:1\r\n").contains("async_loading:0\r\n");
+            assertThat(r.call("GET", "old:1")).isEqualTo("-LOADING Redis is loading the dataset in memory\r\n");
             primary.kill();
             Poll.until(SYNC_TIMEOUT, "the replica to drop the half-loaded data",
                     () -> replica.log().contains("Discarding temporary DB") ? true : null);
             assertThat(r.call("DEBUG", "DIGEST")).isEqualTo(before);
             assertThat(r.call("DBSIZE")).isEqualTo(":500\r\n");
+            assertThat(r.call("GET", "old:1")).isEqualTo(oldValue);
         }
     }
 

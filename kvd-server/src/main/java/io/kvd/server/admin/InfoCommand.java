@@ -226,8 +226,8 @@ public final class InfoCommand {
         AofRewriteStatus rewrite = server.aofRewrite();
         RdbPersistence rdb = server.rdb();
         long now = System.currentTimeMillis();
-        s.field("loading", 0)
-                .field("async_loading", 0)
+        s.field("loading", server.replication().loading() ? 1 : 0)
+                .field("async_loading", server.replication().asyncLoading() ? 1 : 0)
                 .field("current_cow_peak", 0)
                 .field("current_cow_size", 0)
                 .field("current_cow_size_age", 0)

@@ -184,6 +184,10 @@ public final class Dispatcher {
             refuse(client, command, argv, Replication.MASTERDOWN);
             return null;
         }
+        if (replication.loading() && !command.has(LOADING)) {
+            refuse(client, command, argv, Replication.LOADING);
+            return null;
+        }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
         if (client.isSubscribed() && !allowedWhileSubscribed(command) && client.reply().protocol() == 2) {
             refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));

@@ -115,6 +115,8 @@ public final class MasterLink {
     private FileChannel tempOut;
     /** The diskless load of a full sync in progress (repl-diskless-load), else null. */
     private StreamedLoad load;
+    /** The load continues this server's own history (swapdb, same replid): clients are served meanwhile. */
+    private boolean asyncLoad;
 
     MasterLink(String host, int port, Replication replication, Config config, Network network) {
         this.host = host;
@@ -147,6 +149,19 @@ public final class MasterLink {
     /** Seconds since the link went down; meaningful while it is not up. */
     public long downSeconds(long nowMs) {
         return (nowMs - downSinceMs) / 1000;
+    }
+
+    /**
+     * INFO's loading: a diskless load of another history (or into an emptied dataset) runs, and
+     * clients get -LOADING, as Redis's server.loading.
+     */
+    public boolean loading() {
+        return load != null && !asyncLoad;
+    }
+
+    /** INFO's async_loading: a swapdb load of this server's own history runs, and the old data is served meanwhile. */
+    public boolean asyncLoading() {
+        return load != null && asyncLoad;
     }
 
     public boolean syncInProgress() {
@@ -502,6 +517,8 @@ public final class MasterLink {
                 log.info("MASTER <-> REPLICA sync: Flushing old data");
             }
             log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+            // As Redis 7.0: only a swapdb load of the same history keeps serving (async loading).
+            asyncLoad = loadMode.equals("swapdb") && syncReplid.equals(replication.replid());
             load = network.streamedLoad(bulkSize, eofMark, () -> channel.config().setAutoRead(true),
                     new StreamedLoad.Listener() {
                         @Override

@@ -52,6 +52,7 @@ public final class Replication {
     public static final String READONLY = "READONLY You can't write against a read only replica.";
     public static final String MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    public static final String LOADING = "LOADING Redis is loading the dataset in memory";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Redis's failover_state, as INFO's master_failover_state names it. */
@@ -193,6 +194,16 @@ public final class Replication {
 
     public boolean isReplica() {
         return master != null;
+    }
+
+    /** A diskless load that refuses clients runs (Redis's server.loading without async_loading). */
+    public boolean loading() {
+        return master != null && master.loading();
+    }
+
+    /** A diskless load that serves the old data meanwhile runs (Redis's async_loading). */
+    public boolean asyncLoading() {
+        return master != null && master.asyncLoading();
     }
 
     public MasterLink master() {
