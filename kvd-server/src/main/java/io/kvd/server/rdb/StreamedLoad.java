@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A replica's diskless load (Redis's readSyncBulkPayload with repl-diskless-load): the RDB the
@@ -113,21 +114,21 @@ public final class StreamedLoad {
     private void parse() {
         try {
             RdbInput in = new RdbInput(new Input(), size < 0 ? Long.MAX_VALUE : size);
-            List<Object[]> batch = new ArrayList<>();
+            List<Consumer<RdbLoader.Keys>> batch = new ArrayList<>();
             RdbLoader.Result result = loader.load(in, new RdbLoader.Keys() {
                 @Override
                 public void reserve(int db, int keys) {
-                    add(batch, new Object[] {db, keys});
+                    add(batch, target -> target.reserve(db, keys));
                 }
 
                 @Override
                 public void store(int db, byte[] key, RdbValue value, long deadline, long frequency, long idleSeconds) {
-                    add(batch, new Object[] {db, key, value, deadline, frequency, idleSeconds});
+                    add(batch, target -> target.store(db, key, value, deadline, frequency, idleSeconds));
                 }
 
                 @Override
                 public void library(byte[] code) {
-                    add(batch, new Object[] {code});
+                    add(batch, target -> target.library(code));
                 }
             });
             if (mark != null && !Arrays.equals(in.readBytes(mark.length), mark)) {
@@ -142,7 +143,7 @@ public final class StreamedLoad {
             });
         } catch (RuntimeException e) {
             if (!stopped) {
-                String reason = e.getMessage();
+                String reason = reason(e);
                 loop.execute(() -> fail(reason));
             }
         } catch (InterruptedException e) {
@@ -154,7 +155,7 @@ public final class StreamedLoad {
         }
     }
 
-    private void add(List<Object[]> batch, Object[] operation) {
+    private void add(List<Consumer<RdbLoader.Keys>> batch, Consumer<RdbLoader.Keys> operation) {
         batch.add(operation);
         if (batch.size() >= KEYS_PER_BATCH) {
             try {
@@ -168,31 +169,24 @@ public final class StreamedLoad {
     }
 
     /** Waits while {@link #MAX_BATCHES} wait for the loop, then queues this one. */
-    private void handOff(List<Object[]> batch) throws InterruptedException {
+    private void handOff(List<Consumer<RdbLoader.Keys>> batch) throws InterruptedException {
         batches.acquire();
         loop.execute(() -> {
             try {
                 if (!ended) {
-                    apply(batch);
+                    batch.forEach(operation -> operation.accept(store));
                 }
-            } catch (RdbFormatException e) {
-                fail(e.getMessage());
+            } catch (RuntimeException e) {
+                // A value that parsed but cannot be stored (a duplicated key): the load fails, the loop goes on.
+                fail(reason(e));
             } finally {
                 batches.release();
             }
         });
     }
 
-    /** On the loop: stores a batch, in the order the RDB gave it. */
-    private void apply(List<Object[]> batch) {
-        for (Object[] op : batch) {
-            switch (op.length) {
-                case 1 -> store.library((byte[]) op[0]);
-                case 2 -> store.reserve((int) op[0], (int) op[1]);
-                default -> store.store((int) op[0], (byte[]) op[1], (RdbValue) op[2], (long) op[3], (long) op[4],
-                        (long) op[5]);
-            }
-        }
+    private static String reason(RuntimeException e) {
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     private void fail(String reason) {
