@@ -771,7 +771,8 @@ public final class Replication {
             answerWaiters(nowMs);
         }
         updateFailover(nowMs);
-        if (!replicas.isEmpty() && master == null) {
+        // A replica serves its own replicas' full syncs too (a chain).
+        if (!replicas.isEmpty()) {
             startFullSyncIfDue();
         }
     }
