@@ -184,7 +184,10 @@ public final class Dispatcher {
             refuse(client, command, argv, Replication.MASTERDOWN);
             return null;
         }
-        if (replication.loading() && !command.has(LOADING)) {
+        // As Redis's processCommand: a load refuses what may not see a half-loaded dataset, an
+        // async load what would disturb it (SAVE, REPLICAOF, ...).
+        if (replication.loading() && !command.has(LOADING)
+                || replication.asyncLoading() && command.has(NO_ASYNC_LOADING)) {
             refuse(client, command, argv, Replication.LOADING);
             return null;
         }
