@@ -238,6 +238,9 @@ public final class MasterLink {
 
     private void abandonTransfer() {
         if (load != null) {
+            // Redis's rdbReportError for a short read from the socket: not corruption, the link's end.
+            log.warn("Internal error in RDB reading offset {} -> Unexpected EOF reading RDB file. Failure loading rdb "
+                    + "format from socket, assuming connection error, resuming operation.", bulkRead);
             load.abort();
             load = null;
             log.info("MASTER <-> REPLICA sync: Discarding temporary DB in background");
