@@ -41,6 +41,10 @@ public final class ConnectedReplica {
      */
     boolean streamOnAck;
 
+    /** For {@link #transferStalledMs}: the unsent bytes seen last, and since when they have not gone down. */
+    private long lastPending;
+    long stalledSinceMs;
+
     ConnectedReplica(long clientId, ReplicaOutput output, long nowMs) {
         this.clientId = clientId;
         this.output = output;
@@ -68,6 +72,19 @@ public final class ConnectedReplica {
             output.write(buffered);
             buffered = null;
         }
+    }
+
+    /**
+     * How long its socket has taken nothing of a diskless transfer (Redis's repl_last_partial_write):
+     * checked by the cron, it counts from the first check that found unsent bytes not gone down.
+     */
+    long transferStalledMs(long nowMs) {
+        long pending = output.pendingBytes();
+        if (pending == 0 || pending < lastPending) {
+            stalledSinceMs = nowMs;
+        }
+        lastPending = pending;
+        return nowMs - stalledSinceMs;
     }
 
     /** The replica's output buffer, what client-output-buffer-limit replica bounds. */

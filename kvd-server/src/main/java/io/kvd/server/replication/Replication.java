@@ -507,6 +507,7 @@ public final class Replication {
             }
             if (toSockets) {
                 replica.diskless = true;
+                replica.stalledSinceMs = nowMs;
                 // Written before the save's first chunk, which the writer thread hands over later.
                 replica.output.write(transfer.preamble());
             }
@@ -520,7 +521,10 @@ public final class Replication {
     private void transferEnded(boolean succeeded) {
         DisklessTransfer ended = transfer;
         transfer = null;
+        long alive = ended.replicas().stream().filter(replicas::contains).count();
         if (succeeded) {
+            // Redis's rdbPipeReadHandler at the pipe's end: the snapshot's last byte went to the sockets.
+            log.info("Diskless rdb transfer, done reading from pipe, {} replicas still up.", alive);
             log.info("Background RDB transfer terminated with success");
         } else {
             log.warn("Background transfer error");
@@ -756,6 +760,11 @@ public final class Replication {
         for (ConnectedReplica replica : List.copyOf(replicas)) {
             if (replica.state == ConnectedReplica.State.ONLINE && nowMs - replica.ackTimeMs > timeoutMs) {
                 log.warn("Disconnecting timedout replica (streaming sync): {}", replicaName(replica));
+                replica.output.close();
+            } else if (replica.diskless && replica.state == ConnectedReplica.State.WAIT_BGSAVE_END
+                    && replica.transferStalledMs(nowMs) > timeoutMs) {
+                // It holds the transfer back for every replica: Redis drops it as soon as repl-timeout passed.
+                log.warn("Disconnecting timedout replica (full sync): {}", replicaName(replica));
                 replica.output.close();
             }
         }
