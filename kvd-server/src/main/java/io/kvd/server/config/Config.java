@@ -138,7 +138,8 @@ public final class Config {
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
     private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
     /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
-    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY, KEY_LOAD_DELAY);
+    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY, KEY_LOAD_DELAY,
+            "loading-process-events-interval-bytes");
     /**
      * Directives Redis 7.0 lets CONFIG SET change (or, transport, kvd's own) that kvd reads only at
      * start: CONFIG SET takes their present value as no change, so that a tool setting back what
