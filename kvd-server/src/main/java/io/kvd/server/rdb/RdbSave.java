@@ -235,8 +235,10 @@ public final class RdbSave {
         }
         if (!snapshot.done()) {
             long deadline = System.nanoTime() + STEP_NANOS;
+            // Paced key by key under rdb-key-save-delay, so even a few keys take their delay.
+            int ids = options.keySaveDelayMicros() > 0 ? 1 : IDS_PER_CLOCK_READ;
             while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !destination.behind() && !delayed()
-                    && !snapshot.step(IDS_PER_CLOCK_READ)) {
+                    && !snapshot.step(ids)) {
                 if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
                     handOff();
                 }

@@ -490,7 +490,8 @@ public final class Replication {
         if (toSockets) {
             transfer = new DisklessTransfer(waiting, randomId().getBytes(StandardCharsets.US_ASCII));
             rdb.bgsaveTo(transfer, this::transferEnded);
-            log.info("Background RDB transfer started");
+            // Redis names its child; kvd's snapshot runs in this process.
+            log.info("Background RDB transfer started by pid {}", ProcessHandle.current().pid());
         } else if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
             return;
         } else {
