@@ -6,13 +6,23 @@ DEBUG POPULATE the primary, then REPLICAOF and time until the replica's link is 
 offset equals the primary's. Meanwhile a client PINGs the primary back to back and keeps the
 longest round trip: the stall the full sync causes the primary's clients.
 
-usage: full_sync.py KVD_JAR [keys] [rounds]     (run from anywhere; needs redis-server)
+MODE (the fourth argument) picks the full sync's kind for both servers: "diskless" (the
+snapshot streamed to the replica's socket, repl-diskless-sync yes with no delay, and parsed
+from it, repl-diskless-load swapdb), "disk" (repl-diskless-sync no, repl-diskless-load
+disabled), or "default" (each server's own defaults).
+
+usage: full_sync.py KVD_JAR [keys] [rounds] [diskless|disk|default]   (run from anywhere; needs redis-server)
 """
 import os, socket, subprocess, sys, tempfile, threading, time
 
 JAR = sys.argv[1]
 KEYS = int(sys.argv[2]) if len(sys.argv) > 2 else 5_000_000
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+MODE = sys.argv[4] if len(sys.argv) > 4 else "default"
+PRIMARY_ARGS = {"diskless": ["--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"],
+                "disk": ["--repl-diskless-sync", "no"], "default": []}[MODE]
+REPLICA_ARGS = {"diskless": ["--repl-diskless-load", "swapdb"], "disk": ["--repl-diskless-load", "disabled"],
+                "default": []}[MODE]
 
 
 def free_port():
@@ -37,11 +47,11 @@ class Conn:
         return line[1:-2].decode()
 
 
-def start(kind, port, d):
+def start(kind, port, d, extra):
     if kind == "kvd":
-        cmd = ["java"] + os.environ.get("JOPTS","").split() + ["-jar", JAR, "--port", str(port), "--dir", d, "--appendonly", "no", "--enable-debug-command", "yes"]
+        cmd = ["java"] + os.environ.get("JOPTS","").split() + ["-jar", JAR, "--port", str(port), "--dir", d, "--appendonly", "no", "--enable-debug-command", "yes"] + extra
     else:
-        cmd = ["redis-server", "--port", str(port), "--dir", d, "--save", "", "--appendonly", "no", "--enable-debug-command", "yes"]
+        cmd = ["redis-server", "--port", str(port), "--dir", d, "--save", "", "--appendonly", "no", "--enable-debug-command", "yes"] + extra
     p = subprocess.Popen(cmd, stdout=open(os.path.join(d, "log"), "w"), stderr=subprocess.STDOUT)
     for _ in range(600):
         try:
@@ -61,7 +71,7 @@ def info(c, field):
 def one(kind):
     d1, d2 = tempfile.mkdtemp(), tempfile.mkdtemp()
     pp, rp = free_port(), free_port()
-    primary, replica = start(kind, pp, d1), start(kind, rp, d2)
+    primary, replica = start(kind, pp, d1, PRIMARY_ARGS), start(kind, rp, d2, REPLICA_ARGS)
     try:
         c = Conn(pp)
         c.call("DEBUG", "POPULATE", str(KEYS), "key", "10")
@@ -97,4 +107,4 @@ for _ in range(ROUNDS):
         print(f"{kind}: synced {keys} keys in {took:.2f} s, longest PING on the primary {stall * 1000:.1f} ms", flush=True)
 for kind, rs in results.items():
     tooks = sorted(r[0] for r in rs); stalls = sorted(r[1] for r in rs)
-    print(f"{kind} median: sync {tooks[len(tooks) // 2]:.2f} s, longest PING {stalls[len(stalls) // 2] * 1000:.1f} ms")
+    print(f"{kind} {MODE} median: sync {tooks[len(tooks) // 2]:.2f} s, longest PING {stalls[len(stalls) // 2] * 1000:.1f} ms")

@@ -7,6 +7,11 @@ import io.kvd.server.client.ServerState;
 import io.kvd.server.client.SocketlessConnection;
 import io.kvd.server.command.CommandTable;
 import io.kvd.server.config.Config;
+import io.kvd.server.protocol.CommandError;
+import io.kvd.server.rdb.RdbFormatException;
+import io.kvd.server.rdb.RdbLoader;
+import io.kvd.server.rdb.StreamedLoad;
+import io.kvd.server.store.Databases;
 import io.kvd.server.replication.MasterLink;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -65,6 +70,39 @@ final class PrimaryStream implements MasterLink.Network {
         state.databases().clear();
         state.scripting().flushFunctions();
         state.loadRdb(true);
+    }
+
+    @Override
+    public boolean datasetEmpty() {
+        return state.databases().size() == 0;
+    }
+
+    /** Fresh databases like the server's, filled off to the side while the server's serve on. */
+    @Override
+    public StreamedLoad streamedLoad(long size, byte[] mark, Runnable resumeReading, StreamedLoad.Listener listener) {
+        Databases live = state.databases();
+        Databases fresh = new Databases(live.count(), System.nanoTime(), live.limits());
+        return new StreamedLoad(fresh, live.access(), Integer.parseInt(state.config().get(Config.KEY_LOAD_DELAY)), size,
+                mark, loop, resumeReading, listener);
+    }
+
+    /**
+     * The data and libraries of a diskless load replace the server's (Redis's swapdb ends so too):
+     * a BGSAVE of ours abandoned, the libraries loaded, then every database's contents taken.
+     */
+    @Override
+    public void replaceDataset(StreamedLoad loaded, RdbLoader.Result result) {
+        state.rdb().close();
+        state.scripting().flushFunctions();
+        for (byte[] code : loaded.libraries()) {
+            try {
+                state.scripting().loadFunctionLibrary(code, false);
+            } catch (CommandError e) {
+                throw new RdbFormatException("Failed loading library: " + e.getMessage());
+            }
+        }
+        state.databases().replaceWith(loaded.databases());
+        state.rdb().loaded(result);
     }
 
     @Override

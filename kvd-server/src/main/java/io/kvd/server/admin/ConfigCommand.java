@@ -11,6 +11,7 @@ import io.kvd.server.glob.Glob;
 import io.kvd.server.protocol.Args;
 import io.kvd.server.protocol.CommandError;
 import io.kvd.server.protocol.Errors;
+import io.kvd.server.replication.Replication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +123,12 @@ public final class ConfigCommand {
         }
         if (rejected != null) {
             throw setFailed(rejected, reason);
+        }
+        // As Redis's DENY_LOADING_CONFIG: appendonly cannot change while a diskless load runs.
+        Replication replication = client.server().replication();
+        if ((replication.loading() || replication.asyncLoading())
+                && directives.stream().anyMatch(d -> d.name().equals(Config.APPENDONLY))) {
+            throw new CommandError(Replication.LOADING);
         }
         for (int i = 0; i < directives.size(); i++) {
             try {

@@ -227,8 +227,8 @@ public final class InfoCommand {
         RdbPersistence rdb = server.rdb();
         boolean aofOn = rewrite.aofState() != AofRewriteStatus.AofState.OFF;
         long now = System.currentTimeMillis();
-        s.field("loading", 0)
-                .field("async_loading", 0)
+        s.field("loading", server.replication().loading() ? 1 : 0)
+                .field("async_loading", server.replication().asyncLoading() ? 1 : 0)
                 .field("current_cow_peak", 0)
                 .field("current_cow_size", 0)
                 .field("current_cow_size_age", 0)

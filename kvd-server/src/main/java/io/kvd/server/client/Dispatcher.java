@@ -184,6 +184,13 @@ public final class Dispatcher {
             refuse(client, command, argv, Replication.MASTERDOWN);
             return null;
         }
+        // As Redis's processCommand: a load refuses what may not see a half-loaded dataset, an
+        // async load what would disturb it (SAVE, REPLICAOF, ...).
+        if (replication.loading() && !command.has(LOADING)
+                || replication.asyncLoading() && command.has(NO_ASYNC_LOADING)) {
+            refuse(client, command, argv, Replication.LOADING);
+            return null;
+        }
         // As Redis's processCommand for a RESP2 client: subscribed, it may only (un)subscribe, PING, QUIT, RESET.
         if (client.isSubscribed() && !allowedWhileSubscribed(command) && client.reply().protocol() == 2) {
             refuse(client, command, argv, notAllowedWhileSubscribed(command, argv));

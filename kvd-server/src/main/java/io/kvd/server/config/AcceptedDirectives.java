@@ -134,6 +134,7 @@ final class AcceptedDirectives {
         t.integer("min-replicas-max-lag", true, 0, INT_MAX, "10").alias("min-slaves-max-lag");
         t.integer("shutdown-timeout", true, 0, INT_MAX, "10");
         t.integer("repl-diskless-sync-max-replicas", true, 0, INT_MAX, "0");
+        t.integer("loading-process-events-interval-bytes", true, 1024, INT_MAX, "2097152");
         t.integer("socket-mark-id", false, 0, 4294967295L, "0");
         t.integer("active-defrag-max-scan-fields", true, 1, LONG_MAX, "1000");
         t.integer("acllog-max-len", true, 0, LONG_MAX, "128");

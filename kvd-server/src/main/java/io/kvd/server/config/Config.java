@@ -103,6 +103,10 @@ public final class Config {
     public static final String REPL_BACKLOG_TTL = "repl-backlog-ttl";
     public static final String REPL_TIMEOUT = "repl-timeout";
     public static final String REPL_PING_REPLICA_PERIOD = "repl-ping-replica-period";
+    public static final String REPL_DISKLESS_SYNC = "repl-diskless-sync";
+    public static final String REPL_DISKLESS_SYNC_DELAY = "repl-diskless-sync-delay";
+    public static final String REPL_DISKLESS_SYNC_MAX_REPLICAS = "repl-diskless-sync-max-replicas";
+    public static final String REPL_DISKLESS_LOAD = "repl-diskless-load";
     public static final String REPLICA_READ_ONLY = "replica-read-only";
     public static final String REPLICA_SERVE_STALE_DATA = "replica-serve-stale-data";
     public static final String REPLICA_PRIORITY = "replica-priority";
@@ -136,7 +140,8 @@ public final class Config {
     /** Redis's PROTECTED_CONFIG: CONFIG SET refuses them unless enable-protected-configs allows it. */
     private static final Set<String> PROTECTED = Set.of(DIR, DBFILENAME);
     /** As Redis's HIDDEN_CONFIG: test knobs CONFIG GET answers by name but no pattern matches. */
-    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY, KEY_LOAD_DELAY);
+    private static final Set<String> HIDDEN = Set.of(RDB_KEY_SAVE_DELAY, KEY_LOAD_DELAY,
+            "loading-process-events-interval-bytes");
     /**
      * Directives Redis 7.0 lets CONFIG SET change (or, transport, kvd's own) that kvd reads only at
      * start: CONFIG SET takes their present value as no change, so that a tool setting back what
@@ -247,7 +252,8 @@ public final class Config {
                 LFU_LOG_FACTOR, LFU_DECAY_TIME, TRACKING_TABLE_MAX_KEYS, REPL_BACKLOG_SIZE, REPL_BACKLOG_TTL, REPL_TIMEOUT,
                 REPL_PING_REPLICA_PERIOD, REPLICA_READ_ONLY, REPLICA_SERVE_STALE_DATA, REPLICA_PRIORITY, REPLICA_IGNORE_MAXMEMORY,
                 MIN_REPLICAS_TO_WRITE, MIN_REPLICAS_MAX_LAG, "masterauth", "masteruser", "replica-announce-ip",
-                "replica-announce-port", BIND_SOURCE_ADDR));
+                "replica-announce-port", BIND_SOURCE_ADDR, REPL_DISKLESS_SYNC, REPL_DISKLESS_SYNC_DELAY,
+                REPL_DISKLESS_SYNC_MAX_REPLICAS, REPL_DISKLESS_LOAD));
         // And SHUTDOWN's, which client.Shutdown reads.
         INERT.removeAll(Set.of("shutdown-timeout", "shutdown-on-sigint", "shutdown-on-sigterm"));
         // And the sockets' (KvdServer sets them on the listeners and each connection).

@@ -1,6 +1,7 @@
 package io.kvd.server.rdb;
 
 import io.kvd.server.store.Databases;
+import io.kvd.server.store.KeyAccess;
 import io.kvd.server.store.Keyspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,21 @@ public final class RdbLoader {
 
     /** What a load found: keys stored, keys skipped as expired, the aux fields, the RDB's length in bytes. */
     public record Result(long keys, long expired, Map<String, String> aux, long bytes) {
+    }
+
+    /**
+     * Where a load's keys go: stored at once ({@link Store}, a file's load), or handed to the
+     * loop in batches (a {@link StreamedLoad}, parsed off the loop).
+     */
+    interface Keys {
+        /** RESIZEDB's hint: about {@code keys} keys are coming for database {@code db}. */
+        void reserve(int db, int keys);
+
+        /** A key and its value; {@code frequency} and {@code idleSeconds} are -1 when the RDB gave none. */
+        void store(int db, byte[] key, RdbValue value, long deadline, long frequency, long idleSeconds);
+
+        /** A function library's code. */
+        void library(byte[] code);
     }
 
     private final Databases databases;
@@ -67,7 +83,11 @@ public final class RdbLoader {
     }
 
     Result load(InputStream stream, long size) {
-        RdbInput in = new RdbInput(stream, size);
+        return load(new RdbInput(stream, size), new Store(databases, databases.access(), merge, libraries));
+    }
+
+    /** Parses the RDB {@code in} holds to its checksum, handing its keys to {@code target}. */
+    Result load(RdbInput in, Keys target) {
         byte[] magic = in.readBytes(9);
         for (int i = 0; i < MAGIC.length; i++) {
             if (magic[i] != MAGIC[i]) {
@@ -85,7 +105,7 @@ public final class RdbLoader {
             throw new RdbFormatException("Can't handle RDB format version " + version);
         }
         Map<String, String> aux = new LinkedHashMap<>();
-        Keyspace keyspace = databases.get(0);
+        int db = 0;
         long deadline = Keyspace.PERSISTENT;
         long frequency = -1;
         long idleSeconds = -1;
@@ -99,23 +119,23 @@ public final class RdbLoader {
                 case Rdb.OPCODE_FREQ -> frequency = in.readByte();
                 case Rdb.OPCODE_IDLE -> idleSeconds = in.readLength();
                 case Rdb.OPCODE_SELECTDB -> {
-                    long db = in.readLength();
-                    if (db >= databases.count()) {
+                    long selected = in.readLength();
+                    if (selected >= databases.count()) {
                         throw new RdbFormatException("Data file was created with a Redis server configured to handle "
                                 + "more than " + databases.count() + " databases");
                     }
-                    keyspace = databases.get((int) db);
+                    db = (int) selected;
                 }
                 case Rdb.OPCODE_RESIZEDB -> {
                     long size0 = in.readLength();
                     in.readLength();
                     // A hint: sized only as far as the bytes left could hold that many keys.
-                    keyspace.reserve((int) Math.min(size0, Math.min(in.remaining() / 4, Integer.MAX_VALUE / 2)));
+                    target.reserve(db, (int) Math.min(size0, Math.min(in.remaining() / 4, Integer.MAX_VALUE / 2)));
                 }
                 case Rdb.OPCODE_AUX -> aux.put(text(in.readString()), text(in.readString()));
                 case Rdb.OPCODE_MODULE_AUX -> skipModuleAux(in);
                 case Rdb.OPCODE_FUNCTION_PRE_GA -> throw new RdbFormatException("Pre-release function format not supported");
-                case Rdb.OPCODE_FUNCTION2 -> libraries.accept(in.readString());
+                case Rdb.OPCODE_FUNCTION2 -> target.library(in.readString());
                 case Rdb.OPCODE_EOF -> {
                     checksum(in, version);
                     log.info("RDB version {} loaded: {} keys, {} expired keys skipped; aux {}", version, keys, expired, aux);
@@ -131,17 +151,8 @@ public final class RdbLoader {
                         log.warn("RDB has an empty key, skipped: {}", text(key));
                     } else if (deadline != Keyspace.PERSISTENT && deadline < nowMs) {
                         expired++;
-                    } else if (keyspace.exists(key) && !merge) {
-                        throw new RdbFormatException("RDB has duplicated key '" + text(key) + "' in DB " + keyspace.index());
                     } else {
-                        if (merge) {
-                            keyspace.remove(key);
-                        }
-                        StoredValues.store(keyspace, key, value, deadline);
-                        int stamp = databases.access().restored(frequency, idleSeconds);
-                        if (stamp >= 0) {
-                            keyspace.setAccessStamp(key, stamp);
-                        }
+                        target.store(db, key, value, deadline, frequency, idleSeconds);
                         keys++;
                         delayAfterKey();
                     }
@@ -150,6 +161,48 @@ public final class RdbLoader {
                     idleSeconds = -1;
                 }
             }
+        }
+    }
+
+    /** The keys stored in the databases as they come; a duplicated key is an error unless merging. */
+    static final class Store implements Keys {
+        private final Databases databases;
+        private final KeyAccess access;
+        private final boolean merge;
+        private final Consumer<byte[]> libraries;
+
+        /** @param access stamps the keys as the server's eviction policy reads them */
+        Store(Databases databases, KeyAccess access, boolean merge, Consumer<byte[]> libraries) {
+            this.databases = databases;
+            this.access = access;
+            this.merge = merge;
+            this.libraries = libraries;
+        }
+
+        @Override
+        public void reserve(int db, int keys) {
+            databases.get(db).reserve(keys);
+        }
+
+        @Override
+        public void store(int db, byte[] key, RdbValue value, long deadline, long frequency, long idleSeconds) {
+            Keyspace keyspace = databases.get(db);
+            if (keyspace.exists(key) && !merge) {
+                throw new RdbFormatException("RDB has duplicated key '" + text(key) + "' in DB " + db);
+            }
+            if (merge) {
+                keyspace.remove(key);
+            }
+            StoredValues.store(keyspace, key, value, deadline);
+            int stamp = access.restored(frequency, idleSeconds);
+            if (stamp >= 0) {
+                keyspace.setAccessStamp(key, stamp);
+            }
+        }
+
+        @Override
+        public void library(byte[] code) {
+            libraries.accept(code);
         }
     }
 

@@ -41,6 +41,8 @@ public final class RdbPersistence {
     private final LongSupplier usedMemory;
     private ScheduledExecutorService loop;
     private RdbSave running;
+    /** The end of a running save to replicas' sockets; null while the running save (if any) is to the file. */
+    private Consumer<Boolean> transferEnd;
     private long runningStartedMs;
     private long changesAtStart;
     private boolean scheduled;
@@ -170,9 +172,30 @@ public final class RdbPersistence {
         }
     }
 
+    /**
+     * A diskless full sync's snapshot, to {@code destination}, the replicas' sockets (Redis's
+     * rdbSaveToSlavesSockets): a BGSAVE in progress for INFO and for BGSAVE, but no save: the
+     * file, LASTSAVE and the changes since it stay as they were. {@code onEnd} runs on the loop.
+     */
+    public Start bgsaveTo(RdbSave.Destination destination, Consumer<Boolean> onEnd) {
+        if (running != null || databases.snapshotRunning()) {
+            return Start.ALREADY_RUNNING;
+        }
+        runningStartedMs = System.currentTimeMillis();
+        transferEnd = onEnd;
+        running = RdbSave.background(options(), databases, loop, destination, this::ended);
+        return Start.STARTED;
+    }
+
     private void ended(boolean succeeded) {
         running = null;
         lastBgsaveSeconds = (System.currentTimeMillis() - runningStartedMs) / 1000;
+        if (transferEnd != null) {
+            Consumer<Boolean> end = transferEnd;
+            transferEnd = null;
+            end.accept(succeeded);
+            return;
+        }
         if (succeeded) {
             log.info("Background saving terminated with success");
             saved(changesAtStart);

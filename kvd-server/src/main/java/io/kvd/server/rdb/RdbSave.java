@@ -37,13 +37,14 @@ import java.util.function.Consumer;
 
 /**
  * One RDB save of the databases as they were when it started, to a temporary file renamed over
- * the target once complete and forced (Redis's rdbSave: "temp-&lt;pid&gt;.rdb", fsync, rename).
+ * the target once complete and forced (Redis's rdbSave: "temp-&lt;pid&gt;.rdb", fsync, rename),
+ * or, for a diskless full sync, to another {@link Destination}: the replicas' sockets.
  *
  * <p>The point-in-time copy is the AOF rewrite's {@link DatabasesSnapshot}: no fork, the loop
  * never stops. In the background (BGSAVE) it is stepped about {@link #STEP_NANOS} at a time, each
  * step a task of the loop so clients are served between them, and its bytes go in chunks to a
  * writer thread, which also keeps their CRC-64; the walk pauses while more than
- * {@link #MAX_IN_FLIGHT_BYTES} wait. In the foreground (SAVE) the same walk runs to the end at
+ * {@link #MAX_IN_FLIGHT_BYTES} wait, or while the destination says it is behind (a slow replica). In the foreground (SAVE) the same walk runs to the end at
  * once. A collection's members arrive in batches, possibly interleaved with other keys, and RDB
  * needs their count first, so each is gathered until its last batch: the extra memory is the
  * largest collection in progress, not the dataset.
@@ -76,9 +77,29 @@ public final class RdbSave {
     public record ReplicationInfo(int streamDb, String replid, long offset) {
     }
 
+    /**
+     * Where a background save's bytes go. {@link #write} and {@link #finish} run on the save's
+     * writer thread, in order; {@link #behind} on the loop.
+     */
+    public interface Destination {
+        /** The next chunk of the RDB; the destination releases it. */
+        void write(ByteBuf chunk) throws IOException;
+
+        /**
+         * After the last chunk: the footer holding {@code crc} (0 with rdbchecksum off), and
+         * whatever completes the destination; {@code keys} were saved.
+         */
+        void finish(long crc, long keys) throws IOException;
+
+        /** The save failed or was aborted: nothing written is to be used. */
+        void discard();
+
+        /** Whether the walk should wait for the destination to take what it was given. */
+        boolean behind();
+    }
+
     private final Options options;
-    private final Path temp;
-    private final FileChannel out;
+    private final Destination destination;
     private final DatabasesSnapshot snapshot;
     private final RdbWriter writer;
     private final long[] keysAtStart;
@@ -95,11 +116,9 @@ public final class RdbSave {
     private long keys;
     private final long startNanos = System.nanoTime();
 
-    private RdbSave(Options options, Databases databases) throws IOException {
+    private RdbSave(Options options, Databases databases, Destination destination) {
         this.options = options;
-        this.temp = tempFile(options);
-        this.out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        this.destination = destination;
         int count = databases.count();
         keysAtStart = new long[count];
         expiresAtStart = new long[count];
@@ -164,7 +183,7 @@ public final class RdbSave {
             }
             writer.end();
             crc = write(out, writer.buffer(), crc);
-            finish(out, temp, options, crc, keys, startNanos);
+            finish(out, temp, options, options.checksum() ? crc : 0, keys, startNanos);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
@@ -174,7 +193,16 @@ public final class RdbSave {
     /** BGSAVE: starts stepping on {@code loop}; {@code onEnd} runs on the loop with whether the file was replaced. */
     public static RdbSave background(Options options, Databases databases, ScheduledExecutorService loop,
                                      Consumer<Boolean> onEnd) throws IOException {
-        RdbSave save = new RdbSave(options, databases);
+        return background(options, databases, loop, new FileDestination(options), onEnd);
+    }
+
+    /**
+     * A background save to {@code destination} ({@code options.target} unused); {@code onEnd}
+     * runs on the loop with whether every byte and the footer were handed to it.
+     */
+    public static RdbSave background(Options options, Databases databases, ScheduledExecutorService loop,
+                                     Destination destination, Consumer<Boolean> onEnd) {
+        RdbSave save = new RdbSave(options, databases, destination);
         save.loop = loop;
         save.onEnd = onEnd;
         save.thread = Executors.newSingleThreadExecutor(r -> {
@@ -206,8 +234,10 @@ public final class RdbSave {
             return;
         }
         long deadline = System.nanoTime() + STEP_NANOS;
-        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !delayed() && !snapshot.done()
-                && !snapshot.step(IDS_PER_CLOCK_READ)) {
+        // Paced key by key under rdb-key-save-delay, so even a few keys take their delay.
+        int ids = options.keySaveDelayMicros() > 0 ? 1 : IDS_PER_CLOCK_READ;
+        while (inFlight.get() < MAX_IN_FLIGHT_BYTES && !destination.behind() && !delayed() && !snapshot.done()
+                && !snapshot.step(ids)) {
             if (writer.buffer().readableBytes() >= HAND_OFF_BYTES) {
                 handOff();
             }
@@ -239,14 +269,14 @@ public final class RdbSave {
         return delay > 0 && keys * delay > (System.nanoTime() - startNanos) / 1000;
     }
 
-    /** On the writer thread, after every chunk: the checksum, force, rename; then back to the loop. */
+    /** On the writer thread, after every chunk: the checksum and the destination's end; then back to the loop. */
     private void finishOnThread() {
         boolean ok;
         try {
             if (writeFailure != null) {
                 throw writeFailure;
             }
-            finish(out, temp, options, crc, keys, startNanos);
+            destination.finish(options.checksum() ? crc : 0, keys);
             ok = true;
         } catch (IOException e) {
             writeFailure = e;
@@ -278,7 +308,10 @@ public final class RdbSave {
         thread.execute(() -> {
             try {
                 if (writeFailure == null) {
-                    crc = write(out, chunk, crc);
+                    crc = crc(crc, chunk);
+                    destination.write(chunk);
+                } else {
+                    chunk.release();
                 }
             } catch (IOException e) {
                 writeFailure = e;
@@ -288,10 +321,15 @@ public final class RdbSave {
         });
     }
 
+    /** The CRC-64 continued over {@code chunk}'s readable bytes. */
+    private static long crc(long crc, ByteBuf chunk) {
+        return Crc64.update(crc, chunk.array(), chunk.arrayOffset() + chunk.readerIndex(),
+                chunk.arrayOffset() + chunk.writerIndex());
+    }
+
     /** Writes the chunk; returns the CRC-64 continued over it. */
     private static long write(FileChannel out, ByteBuf chunk, long crc) throws IOException {
-        long updated = Crc64.update(crc, chunk.array(), chunk.arrayOffset() + chunk.readerIndex(),
-                chunk.arrayOffset() + chunk.writerIndex());
+        long updated = crc(crc, chunk);
         ByteBuffer buffer = chunk.nioBuffer();
         while (buffer.hasRemaining()) {
             out.write(buffer);
@@ -299,11 +337,11 @@ public final class RdbSave {
         return updated;
     }
 
-    /** The CRC (0 with rdbchecksum off), force, rename over the target, force the directory. */
+    /** The CRC (0 with rdbchecksum off, as given), force, rename over the target, force the directory. */
     private static void finish(FileChannel out, Path temp, Options options, long crc, long keys, long startNanos)
             throws IOException {
         ByteBuffer footer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-        footer.putLong(options.checksum() ? crc : 0).flip();
+        footer.putLong(crc).flip();
         while (footer.hasRemaining()) {
             out.write(footer);
         }
@@ -333,17 +371,51 @@ public final class RdbSave {
             log.warn(what);
         }
         writeFailure = cause != null ? cause : new IOException("aborted");
-        thread.execute(this::discard);
+        thread.execute(destination::discard);
         thread.shutdown();
         onEnd.accept(false);
     }
 
-    private void discard() {
-        try {
-            out.close();
-            Files.deleteIfExists(temp);
-        } catch (IOException e) {
-            log.warn("Could not delete the temporary RDB file {}: {}", temp, e.toString());
+    /** A BGSAVE's destination: the temporary file, forced and renamed over the target at the end. */
+    private static final class FileDestination implements Destination {
+        private final Options options;
+        private final Path temp;
+        private final FileChannel out;
+        private final long startNanos = System.nanoTime();
+
+        FileDestination(Options options) throws IOException {
+            this.options = options;
+            this.temp = tempFile(options);
+            this.out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        }
+
+        @Override
+        public void write(ByteBuf chunk) throws IOException {
+            ByteBuffer buffer = chunk.nioBuffer();
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+        }
+
+        @Override
+        public void finish(long crc, long keys) throws IOException {
+            RdbSave.finish(out, temp, options, crc, keys, startNanos);
+        }
+
+        @Override
+        public void discard() {
+            try {
+                out.close();
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                log.warn("Could not delete the temporary RDB file {}: {}", temp, e.toString());
+            }
+        }
+
+        @Override
+        public boolean behind() {
+            return false;
         }
     }
 

@@ -3,6 +3,8 @@ package io.kvd.server.replication;
 import io.kvd.codec.RespDecoder;
 import io.kvd.codec.RespWriter;
 import io.kvd.server.config.Config;
+import io.kvd.server.rdb.RdbLoader;
+import io.kvd.server.rdb.StreamedLoad;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -48,6 +50,19 @@ public final class MasterLink {
         /** Empties the dataset and loads dir/dbfilename, the full sync's RDB, in its place. */
         void replaceDataset() throws IOException;
 
+        /** Whether every database is empty: repl-diskless-load on-empty-db loads from the socket only then. */
+        boolean datasetEmpty();
+
+        /**
+         * Starts a diskless load of an RDB of {@code size} bytes, or ending with {@code mark} if
+         * {@code size} is -1, into databases of its own; {@code resumeReading} and
+         * {@code listener} are called on the loop.
+         */
+        StreamedLoad streamedLoad(long size, byte[] mark, Runnable resumeReading, StreamedLoad.Listener listener);
+
+        /** A diskless load succeeded: its databases and libraries replace the server's. */
+        void replaceDataset(StreamedLoad loaded, RdbLoader.Result result);
+
         /** Runs one command of the primary's stream as the master client. */
         void run(byte[][] argv);
 
@@ -75,7 +90,8 @@ public final class MasterLink {
         }
     }
 
-    private enum Step { PONG, AUTH, IP, PORT, CAPA, PSYNC, BULK_HEADER, BULK, STREAM }
+    /** LOADING: a length-prefixed RDB was read in full and its diskless load has yet to end. */
+    private enum Step { PONG, AUTH, IP, PORT, CAPA, PSYNC, BULK_HEADER, BULK, LOADING, STREAM }
 
     private final String host;
     private final int port;
@@ -97,6 +113,10 @@ public final class MasterLink {
     private byte[] eofMark;
     private Path tempFile;
     private FileChannel tempOut;
+    /** The diskless load of a full sync in progress (repl-diskless-load), else null. */
+    private StreamedLoad load;
+    /** The load continues this server's own history (swapdb, same replid): clients are served meanwhile. */
+    private boolean asyncLoad;
 
     MasterLink(String host, int port, Replication replication, Config config, Network network) {
         this.host = host;
@@ -129,6 +149,19 @@ public final class MasterLink {
     /** Seconds since the link went down; meaningful while it is not up. */
     public long downSeconds(long nowMs) {
         return (nowMs - downSinceMs) / 1000;
+    }
+
+    /**
+     * INFO's loading: a diskless load of another history (or into an emptied dataset) runs, and
+     * clients get -LOADING, as Redis's server.loading.
+     */
+    public boolean loading() {
+        return load != null && !asyncLoad;
+    }
+
+    /** INFO's async_loading: a swapdb load of this server's own history runs, and the old data is served meanwhile. */
+    public boolean asyncLoading() {
+        return load != null && asyncLoad;
     }
 
     public boolean syncInProgress() {
@@ -204,6 +237,14 @@ public final class MasterLink {
     }
 
     private void abandonTransfer() {
+        if (load != null) {
+            // Redis's rdbReportError for a short read from the socket: not corruption, the link's end.
+            log.warn("Internal error in RDB reading offset {} -> Unexpected EOF reading RDB file. Failure loading rdb "
+                    + "format from socket, assuming connection error, resuming operation.", bulkRead);
+            load.abort();
+            load = null;
+            log.info("MASTER <-> REPLICA sync: Discarding temporary DB in background");
+        }
         if (tempOut != null) {
             try {
                 tempOut.close();
@@ -261,9 +302,11 @@ public final class MasterLink {
     private final class Handshake extends ChannelInboundHandlerAdapter {
         private final ByteBuf in = Unpooled.buffer();
         private Step step = Step.PONG;
+        private ChannelHandlerContext ctx;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
             log.info("MASTER <-> REPLICA sync started");
             state = State.HANDSHAKE;
             lastIoMs = System.currentTimeMillis();
@@ -296,6 +339,11 @@ public final class MasterLink {
             while (step != Step.STREAM && advance(ctx)) {
                 in.discardReadBytes();
             }
+            passOnStream(ctx);
+        }
+
+        /** What arrived after the handshake and the RDB is the stream's. */
+        private void passOnStream(ChannelHandlerContext ctx) {
             if (step == Step.STREAM && in.isReadable()) {
                 ctx.fireChannelRead(in.retainedSlice());
                 in.skipBytes(in.readableBytes());
@@ -305,7 +353,10 @@ public final class MasterLink {
         /** One step of the handshake if its input is there; false when more input is needed or the link closed. */
         private boolean advance(ChannelHandlerContext ctx) throws IOException {
             if (step == Step.BULK) {
-                return readBulk(ctx);
+                return load != null ? feedLoad() : readBulk(ctx);
+            }
+            if (step == Step.LOADING) {
+                return false;
             }
             String line = readLine();
             if (line == null) {
@@ -434,23 +485,92 @@ public final class MasterLink {
                 return fail(ctx, "Bad protocol from MASTER, the first byte is not '$' (we received '" + line + "'), "
                         + "are you sure the host and port are right?");
             }
+            String loadMode = config.get(Config.REPL_DISKLESS_LOAD);
+            boolean toParser = loadMode.equals("swapdb") || loadMode.equals("on-empty-db") && network.datasetEmpty();
+            String target = toParser ? "to parser" : "to disk";
             if (line.startsWith("$EOF:")) {
                 eofMark = line.substring(5).getBytes(StandardCharsets.US_ASCII);
                 bulkSize = -1;
-                log.info("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF to disk");
+                log.info("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF {}", target);
             } else {
                 eofMark = null;
                 bulkSize = Long.parseLong(line.substring(1));
-                log.info("MASTER <-> REPLICA sync: receiving {} bytes from master to disk", bulkSize);
+                log.info("MASTER <-> REPLICA sync: receiving {} bytes from master {}", bulkSize, target);
             }
             bulkRead = 0;
+            state = State.TRANSFER;
+            step = Step.BULK;
+            if (toParser) {
+                startLoad(loadMode);
+                return true;
+            }
             tempFile = config.dir().resolve("temp-" + System.currentTimeMillis() / 1000 + "."
                     + ProcessHandle.current().pid() + ".rdb");
             tempOut = FileChannel.open(tempFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
-            state = State.TRANSFER;
-            step = Step.BULK;
             return true;
+        }
+
+        /**
+         * Redis's diskless load: with swapdb the old data stays, and is served, until the new is
+         * loaded; on-empty-db gets here only with nothing to keep.
+         */
+        private void startLoad(String loadMode) {
+            if (!loadMode.equals("swapdb")) {
+                log.info("MASTER <-> REPLICA sync: Flushing old data");
+            }
+            log.info("MASTER <-> REPLICA sync: Loading DB in memory");
+            // As Redis 7.0: only a swapdb load of the same history keeps serving (async loading).
+            asyncLoad = loadMode.equals("swapdb") && syncReplid.equals(replication.replid());
+            load = network.streamedLoad(bulkSize, eofMark, () -> channel.config().setAutoRead(true),
+                    new StreamedLoad.Listener() {
+                        @Override
+                        public void loaded(RdbLoader.Result result) {
+                            loadEnded(result);
+                        }
+
+                        @Override
+                        public void failed(String reason) {
+                            log.warn("{}", reason);
+                            log.warn("Failed trying to load the MASTER synchronization DB from socket, check server logs.");
+                            channel.close();
+                        }
+                    });
+        }
+
+        /** The RDB's bytes, as they arrive, to the diskless load; a length-prefixed one only up to its length. */
+        private boolean feedLoad() {
+            long take = eofMark == null ? Math.min(in.readableBytes(), bulkSize - bulkRead) : in.readableBytes();
+            if (take > 0) {
+                bulkRead += take;
+                if (load.feed(in.readBytes((int) take))) {
+                    channel.config().setAutoRead(false);
+                }
+            }
+            if (eofMark == null && bulkRead == bulkSize) {
+                load.endOfInput();
+                step = Step.LOADING;
+            }
+            return false;
+        }
+
+        private void loadEnded(RdbLoader.Result result) {
+            StreamedLoad loaded = load;
+            load = null;
+            channel.config().setAutoRead(true);
+            if (config.get(Config.REPL_DISKLESS_LOAD).equals("swapdb")) {
+                log.info("MASTER <-> REPLICA sync: Swapping active DB with loaded DB");
+            }
+            try {
+                network.replaceDataset(loaded, result);
+            } catch (RuntimeException e) {
+                log.warn("Failed trying to load the MASTER synchronization DB from socket, check server logs: {}",
+                        e.getMessage());
+                channel.close();
+                return;
+            }
+            synced(ctx);
+            passOnStream(ctx);
         }
 
         private boolean readBulk(ChannelHandlerContext ctx) throws IOException {
@@ -492,11 +612,16 @@ public final class MasterLink {
                 ctx.close();
                 return false;
             }
+            synced(ctx);
+            return true;
+        }
+
+        /** The primary's dataset is loaded: its history is this server's, and its stream follows. */
+        private void synced(ChannelHandlerContext ctx) {
             replication.fullySynced(syncReplid, syncOffset);
             log.info("MASTER <-> REPLICA sync: Finished with success");
             startStream(ctx);
             sendAck(System.currentTimeMillis());
-            return true;
         }
 
         private void startStream(ChannelHandlerContext ctx) {

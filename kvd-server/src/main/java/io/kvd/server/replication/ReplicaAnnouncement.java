@@ -8,6 +8,7 @@ public final class ReplicaAnnouncement {
     int listeningPort;
     String ip;
     boolean psync2;
+    boolean eof;
 
     public void listeningPort(int port) {
         this.listeningPort = port;
@@ -17,10 +18,15 @@ public final class ReplicaAnnouncement {
         this.ip = ip;
     }
 
-    /** REPLCONF capa: psync2 lets +CONTINUE name the primary's replication id. */
+    /**
+     * REPLCONF capa: psync2 lets +CONTINUE name the primary's replication id, eof lets a full
+     * sync stream the RDB with an EOF mark instead of a length (a diskless sync).
+     */
     public void capability(String capa) {
         if (capa.equalsIgnoreCase("psync2")) {
             psync2 = true;
+        } else if (capa.equalsIgnoreCase("eof")) {
+            eof = true;
         }
     }
 }

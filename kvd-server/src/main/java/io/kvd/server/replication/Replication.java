@@ -52,6 +52,7 @@ public final class Replication {
     public static final String READONLY = "READONLY You can't write against a read only replica.";
     public static final String MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    public static final String LOADING = "LOADING Redis is loading the dataset in memory";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Redis's failover_state, as INFO's master_failover_state names it. */
@@ -99,6 +100,8 @@ public final class Replication {
     private boolean forceFailover;
     /** The replication save runs for the replicas waiting for its end. */
     private boolean savingForReplicas;
+    /** The diskless full sync streaming now, else null. */
+    private DisklessTransfer transfer;
     private long syncFull;
     private long syncPartialOk;
     private long syncPartialErr;
@@ -196,6 +199,16 @@ public final class Replication {
 
     public boolean isReplica() {
         return master != null;
+    }
+
+    /** A diskless load that refuses clients runs (Redis's server.loading without async_loading). */
+    public boolean loading() {
+        return master != null && master.loading();
+    }
+
+    /** A diskless load that serves the old data meanwhile runs (Redis's async_loading). */
+    public boolean asyncLoading() {
+        return master != null && master.asyncLoading();
     }
 
     public MasterLink master() {
@@ -399,6 +412,7 @@ public final class Replication {
         if (announced != null) {
             replica.listeningPort = announced.listeningPort;
             replica.announcedIp = announced.ip;
+            replica.eofCapable = announced.eof;
         }
         replica.oldSync = oldSync;
         boolean historyMatches = askedReplid.equals(replid)
@@ -434,35 +448,108 @@ public final class Replication {
         }
         replica.state = ConnectedReplica.State.WAIT_BGSAVE_START;
         replicas.add(replica);
+        if (transfer != null) {
+            log.info("Current BGSAVE has socket target. Waiting for next BGSAVE for SYNC");
+        } else if (disklessSync() && replica.eofCapable && delayMs() > 0) {
+            log.info("Delay next BGSAVE for diskless SYNC");
+        }
         startFullSyncIfDue();
         return replica;
     }
 
+    private boolean disklessSync() {
+        return "yes".equals(config.get(Config.REPL_DISKLESS_SYNC));
+    }
+
+    private long delayMs() {
+        return Long.parseLong(config.get(Config.REPL_DISKLESS_SYNC_DELAY)) * 1000;
+    }
+
     /**
      * Starts the snapshot the replicas waiting for one are sent, unless a BGSAVE already runs (it
-     * is retried when it ends). Its +FULLRESYNC names the offset the snapshot stands for.
+     * is retried when it ends). With repl-diskless-sync, it waits until the first of them waited
+     * repl-diskless-sync-delay, or repl-diskless-sync-max-replicas are waiting (Redis's
+     * shouldStartChildForReplication), and streams to their sockets if all of them announced
+     * capa eof, else goes through the disk. Its +FULLRESYNC names the offset the snapshot stands for.
      */
     private void startFullSyncIfDue() {
-        if (replicas.stream().noneMatch(r -> r.state == ConnectedReplica.State.WAIT_BGSAVE_START)) {
+        List<ConnectedReplica> waiting = new ArrayList<>();
+        long longestWaitMs = 0;
+        long nowMs = System.currentTimeMillis();
+        for (ConnectedReplica replica : replicas) {
+            if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START) {
+                waiting.add(replica);
+                longestWaitMs = Math.max(longestWaitMs, nowMs - replica.requestedMs);
+            }
+        }
+        if (waiting.isEmpty() || rdb.inProgress() || databases.snapshotRunning()) {
             return;
         }
+        long maxReplicas = Long.parseLong(config.get(Config.REPL_DISKLESS_SYNC_MAX_REPLICAS));
+        if (disklessSync() && !(maxReplicas > 0 && waiting.size() >= maxReplicas) && longestWaitMs < delayMs()) {
+            return;
+        }
+        boolean toSockets = disklessSync() && waiting.stream().allMatch(r -> r.eofCapable);
+        log.info("Starting BGSAVE for SYNC with target: {}", toSockets ? "replicas sockets" : "disk");
         takePendingRecords();
-        if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
+        if (toSockets) {
+            transfer = new DisklessTransfer(waiting, randomId().getBytes(StandardCharsets.US_ASCII));
+            rdb.bgsaveTo(transfer, this::transferEnded);
+            // Redis names its child; kvd's snapshot runs in this process.
+            log.info("Background RDB transfer started by pid {}", ProcessHandle.current().pid());
+        } else if (rdb.bgsave(false, false) != RdbPersistence.Start.STARTED) {
             return;
+        } else {
+            savingForReplicas = true;
         }
-        savingForReplicas = true;
         // The stream after the snapshot starts with a SELECT, whatever the last record selected.
         commandLog.selectAgain();
         String reply = "+FULLRESYNC " + replid + " " + offset() + "\r\n";
-        for (ConnectedReplica replica : replicas) {
-            if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START) {
-                replica.state = ConnectedReplica.State.WAIT_BGSAVE_END;
-                // SYNC, the protocol before PSYNC, gets the RDB without this line.
-                if (!replica.oldSync) {
-                    replica.output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
-                }
+        for (ConnectedReplica replica : waiting) {
+            replica.state = ConnectedReplica.State.WAIT_BGSAVE_END;
+            // SYNC, the protocol before PSYNC, gets the RDB without this line.
+            if (!replica.oldSync) {
+                replica.output.write(Unpooled.copiedBuffer(reply, StandardCharsets.US_ASCII));
+            }
+            if (toSockets) {
+                replica.diskless = true;
+                replica.stalledSinceMs = nowMs;
+                // Written before the save's first chunk, which the writer thread hands over later.
+                replica.output.write(transfer.preamble());
             }
         }
+    }
+
+    /**
+     * Redis's updateSlavesWaitingBgsave for a socket target: the replicas that took the whole RDB
+     * are online, their stream held until their first REPLCONF ACK; if it failed, they are dropped.
+     */
+    private void transferEnded(boolean succeeded) {
+        DisklessTransfer ended = transfer;
+        transfer = null;
+        long alive = ended.replicas().stream().filter(replicas::contains).count();
+        if (succeeded) {
+            // Redis's rdbPipeReadHandler at the pipe's end: the snapshot's last byte went to the sockets.
+            log.info("Diskless rdb transfer, done reading from pipe, {} replicas still up.", alive);
+            log.info("Background RDB transfer terminated with success");
+        } else {
+            log.warn("Background transfer error");
+        }
+        for (ConnectedReplica replica : ended.replicas()) {
+            if (!replicas.contains(replica) || replica.state != ConnectedReplica.State.WAIT_BGSAVE_END) {
+                continue;
+            }
+            if (!succeeded) {
+                replica.output.close();
+                continue;
+            }
+            log.info("Streamed RDB transfer with replica {} succeeded (socket). Waiting for REPLCONF ACK from slave to "
+                    + "enable streaming", replicaName(replica));
+            replica.state = ConnectedReplica.State.ONLINE;
+            replica.streamOnAck = true;
+            replica.ackTimeMs = System.currentTimeMillis();
+        }
+        startFullSyncIfDue();
     }
 
     /** Redis's updateSlavesWaitingBgsave: the snapshot's replicas get the file, or are dropped if it failed. */
@@ -520,7 +607,10 @@ public final class Replication {
         return null;
     }
 
-    /** The connection of a replica closed. */
+    /**
+     * The connection of a replica closed. A diskless transfer none of whose replicas is left is
+     * stopped (Redis kills the fork child).
+     */
     public void replicaGone(ConnectedReplica replica) {
         if (replicas.remove(replica)) {
             replica.release();
@@ -528,12 +618,21 @@ public final class Replication {
             if (replicas.isEmpty()) {
                 noReplicasSinceMs = System.currentTimeMillis();
             }
+            if (transfer != null && transfer.replicas().stream().noneMatch(replicas::contains)) {
+                log.warn("Diskless rdb transfer, last replica dropped, killing fork child.");
+                rdb.close();
+            }
         }
     }
 
     /** REPLCONF ACK offset: the replica has everything up to {@code offset}. */
     public void acknowledged(ConnectedReplica replica, long offset, long nowMs) {
         replica.ackTimeMs = nowMs;
+        if (replica.streamOnAck) {
+            // Redis's replicaStartCommandStream: the replica found the EOF mark, the stream may follow.
+            replica.online();
+            log.info("Synchronization with replica {} succeeded", replicaName(replica));
+        }
         if (offset > replica.ackOffset) {
             replica.ackOffset = offset;
         }
@@ -657,8 +756,9 @@ public final class Replication {
         if (nowMs - lastNewlineMs >= 1000) {
             lastNewlineMs = nowMs;
             for (ConnectedReplica replica : replicas) {
+                // Not into a streamed RDB, which the replica reads to its mark.
                 if (replica.state == ConnectedReplica.State.WAIT_BGSAVE_START
-                        || replica.state == ConnectedReplica.State.WAIT_BGSAVE_END) {
+                        || replica.state == ConnectedReplica.State.WAIT_BGSAVE_END && !replica.diskless) {
                     replica.output.write(Unpooled.wrappedBuffer(new byte[] {'\n'}));
                 }
             }
@@ -666,6 +766,11 @@ public final class Replication {
         for (ConnectedReplica replica : List.copyOf(replicas)) {
             if (replica.state == ConnectedReplica.State.ONLINE && nowMs - replica.ackTimeMs > timeoutMs) {
                 log.warn("Disconnecting timedout replica (streaming sync): {}", replicaName(replica));
+                replica.output.close();
+            } else if (replica.diskless && replica.state == ConnectedReplica.State.WAIT_BGSAVE_END
+                    && replica.transferStalledMs(nowMs) > timeoutMs) {
+                // It holds the transfer back for every replica: Redis drops it as soon as repl-timeout passed.
+                log.warn("Disconnecting timedout replica (full sync): {}", replicaName(replica));
                 replica.output.close();
             }
         }
@@ -681,7 +786,8 @@ public final class Replication {
             answerWaiters(nowMs);
         }
         updateFailover(nowMs);
-        if (!replicas.isEmpty() && master == null) {
+        // A replica serves its own replicas' full syncs too (a chain).
+        if (!replicas.isEmpty()) {
             startFullSyncIfDue();
         }
     }

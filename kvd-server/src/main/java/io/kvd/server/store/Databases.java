@@ -228,6 +228,16 @@ public final class Databases {
         }
     }
 
+    /**
+     * A replica's diskless load succeeded: every database takes the contents of the one of
+     * {@code loaded} (which must have as many), as FLUSHALL then the load would leave them.
+     */
+    public void replaceWith(Databases loaded) {
+        for (int i = 0; i < keyspaces.length; i++) {
+            keyspaces[i].takeContents(loaded.keyspaces[i]);
+        }
+    }
+
     /** SWAPDB: the two databases trade contents; clients stay on their numbers, as in Redis. */
     public void swap(int a, int b) {
         changes++;

@@ -766,6 +766,23 @@ public final class Keyspace {
     }
 
     /**
+     * Takes {@code loaded}'s contents (a diskless load's, which nobody else uses) in place of its
+     * own, as {@link #clear} then a fill would: a running snapshot goes on over the old slab.
+     */
+    void takeContents(Keyspace loaded) {
+        if (databases.keyWatcher != null) {
+            databases.keyWatcher.replacing(this, loaded);
+        }
+        databases.changes++;
+        snapshot = null;
+        slab = loaded.slab;
+        table = loaded.table;
+        deadlines = loaded.deadlines;
+        tables = loaded.tables;
+        loaded.clear();
+    }
+
+    /**
      * Moves buckets of a resize in progress for about {@code budgetNanos}: the server cron's step,
      * so a resize also finishes on an idle server (Redis's activerehashing).
      */

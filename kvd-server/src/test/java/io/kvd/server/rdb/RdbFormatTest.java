@@ -9,14 +9,22 @@ import io.kvd.server.store.StreamValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -80,6 +88,51 @@ class RdbFormatTest {
         byte[] newer = HexFormat.of().parseHex("00036261720b00e6be4960ee66fd17");
         assertThat(RdbLoader.readPayload(newer)).isNull();
         assertThat(RdbLoader.readPayload(new byte[9])).isNull();
+    }
+
+    @Test
+    void aStreamedRdbEndingInItsMarkLoadsAsItArrivesInSmallPieces() throws Exception {
+        Databases databases = filled(new SplittableRandom(11));
+        byte[] mark = "0123456789abcdef0123456789abcdef01234567".getBytes(StandardCharsets.US_ASCII);
+        CompletableFuture<Object> end = streamedLoad(Files.readAllBytes(save(databases)), mark, mark);
+        assertThat(end.get(30, TimeUnit.SECONDS)).isInstanceOf(Databases.class);
+        assertSameData((Databases) end.get(), databases);
+    }
+
+    @Test
+    void aStreamedRdbWhoseMarkDiffersFailsItsLoad() throws Exception {
+        Databases databases = filled(new SplittableRandom(11));
+        byte[] mark = "0123456789abcdef0123456789abcdef01234567".getBytes(StandardCharsets.US_ASCII);
+        byte[] other = "x123456789abcdef0123456789abcdef01234567".getBytes(StandardCharsets.US_ASCII);
+        CompletableFuture<Object> end = streamedLoad(Files.readAllBytes(save(databases)), mark, other);
+        assertThat(end.get(30, TimeUnit.SECONDS)).isEqualTo("Replication stream EOF marker is broken");
+    }
+
+    /** Feeds {@code rdb} then {@code sentMark} in 1000-byte pieces; ends with the databases loaded or the failure. */
+    private static CompletableFuture<Object> streamedLoad(byte[] rdb, byte[] expectedMark, byte[] sentMark) {
+        ExecutorService loop = Executors.newSingleThreadExecutor();
+        CompletableFuture<Object> end = new CompletableFuture<>();
+        Databases into = new Databases(16, 1, LIMITS);
+        StreamedLoad load = new StreamedLoad(into, into.access(), 0, -1, expectedMark, loop, () -> { },
+                new StreamedLoad.Listener() {
+                    @Override
+                    public void loaded(RdbLoader.Result result) {
+                        end.complete(into);
+                    }
+
+                    @Override
+                    public void failed(String reason) {
+                        end.complete(reason);
+                    }
+                });
+        byte[] sent = Arrays.copyOf(rdb, rdb.length + sentMark.length);
+        System.arraycopy(sentMark, 0, sent, rdb.length, sentMark.length);
+        for (int at = 0; at < sent.length; at += 1000) {
+            ByteBuf piece = Unpooled.wrappedBuffer(sent, at, Math.min(1000, sent.length - at));
+            loop.execute(() -> load.feed(piece));
+        }
+        end.whenComplete((r, e) -> loop.shutdown());
+        return end;
     }
 
     @Test
