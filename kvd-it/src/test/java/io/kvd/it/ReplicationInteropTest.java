@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -36,6 +37,31 @@ class ReplicationInteropTest {
         try (KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
              RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-replica"))) {
             assertReplicates(kvd.port(), redis.port());
+        }
+    }
+
+    /**
+     * As Redis outside cluster mode, PUBLISH on a primary goes to its replicas, whose subscribers
+     * get the message, a redis-server replica's as a kvd replica's.
+     */
+    @Test
+    void aMessagePublishedOnTheKvdPrimaryReachesSubscribersOfEachReplica() throws Exception {
+        try (KvdProcess kvd = KvdProcess.startIn(WorkDir.create("kvd-primary"), "--appendonly", "no");
+             KvdProcess kvdReplica = KvdProcess.startIn(WorkDir.create("kvd-replica"), "--appendonly", "no");
+             RedisServerProcess redis = RedisServerProcess.startIn(WorkDir.create("redis-replica"))) {
+            replicaOf(kvdReplica.port(), kvd.port());
+            replicaOf(redis.port(), kvd.port());
+            try (RespConnection onKvd = RespConnection.open(kvdReplica.port());
+                 RespConnection onRedis = RespConnection.open(redis.port());
+                 RespConnection primary = RespConnection.open(kvd.port())) {
+                String subscribed = "*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n";
+                assertThat(onKvd.call("SUBSCRIBE", "news")).isEqualTo(subscribed);
+                assertThat(onRedis.call("SUBSCRIBE", "news")).isEqualTo(subscribed);
+                assertThat(primary.call("PUBLISH", "news", "hello")).isEqualTo(":0\r\n");
+                String message = "*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$5\r\nhello\r\n";
+                assertThat(new String(onKvd.readReply(), StandardCharsets.UTF_8)).isEqualTo(message);
+                assertThat(new String(onRedis.readReply(), StandardCharsets.UTF_8)).isEqualTo(message);
+            }
         }
     }
 

@@ -196,12 +196,13 @@ public final class AppendOnlyFile implements AutoCloseable {
         if (sleep > 0) {
             LockSupport.parkNanos(sleep * 1000);
         }
-        ByteBuffer bytes = records.nioBuffer(records.readerIndex() + writtenEarly, records.readableBytes() - writtenEarly);
         long position = size;
         long started = latency.isOn() ? System.nanoTime() : 0;
         try {
-            while (bytes.hasRemaining()) {
-                position += channel.write(bytes, position);
+            for (ByteBuffer bytes : commandLog.forAof(records.readerIndex() + writtenEarly)) {
+                while (bytes.hasRemaining()) {
+                    position += channel.write(bytes, position);
+                }
             }
         } catch (IOException e) {
             sampleWrite(started);

@@ -79,11 +79,23 @@ final class PubSubCommands {
     /** PUBLISH channel message: the number of clients that received it. */
     static void publish(Client client, byte[][] argv) {
         client.reply().integer(client.server().pubSub().publish(argv[1], argv[2]));
+        propagateToReplicas(client, argv);
     }
 
     /** SPUBLISH shardchannel message: with cluster-enabled, on the node serving its slot (the dispatcher's check). */
     static void spublish(Client client, byte[][] argv) {
         client.reply().integer(client.server().pubSub().publishToShard(argv[1], argv[2]));
+        propagateToReplicas(client, argv);
+    }
+
+    /**
+     * As Redis's publishCommand outside cluster mode: the message goes to the replicas too (not to
+     * the AOF), whose subscribers get it; a static cluster has no replicas to tell.
+     */
+    private static void propagateToReplicas(Client client, byte[][] argv) {
+        if (client.server().config().cluster() == null) {
+            client.server().commandLog().appendForReplicas(client.db(), argv);
+        }
     }
 
     static void pubsub(Client client, byte[][] argv) {

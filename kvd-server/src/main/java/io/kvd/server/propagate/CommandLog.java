@@ -5,7 +5,9 @@ import io.kvd.server.protocol.Args;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -23,14 +25,20 @@ public final class CommandLog {
     private static final byte[] MULTI = Args.bytes("MULTI");
     private static final byte[] EXEC = Args.bytes("EXEC");
 
-    /** A record of a command run inside EXEC, held until the transaction ends. */
-    private record Held(int db, byte[][] argv) {
+    /** A record of a command run inside EXEC, held until the transaction ends; {@code replicasOnly}: not for the AOF. */
+    private record Held(int db, byte[][] argv, boolean replicasOnly) {
     }
 
     /** On the heap: a server or test fixture that never logs holds no native memory for it. */
     private final ByteBuf records = Unpooled.buffer(4096);
     private boolean enabled;
     private boolean replicating;
+    /**
+     * The records for the replicas alone (Redis's PROPAGATE_REPL: PUBLISH), as pairs of start and
+     * end indexes into {@link #records}, in order; the AOF writes around them.
+     */
+    private int[] replicasOnly = new int[8];
+    private int replicasOnlyEnds;
     /** Where the records replication has not taken yet start. */
     private int replicatedUpTo;
     private String failure;
@@ -73,10 +81,60 @@ public final class CommandLog {
             return;
         }
         if (transaction != null) {
-            transaction.add(new Held(db, argv));
+            transaction.add(new Held(db, argv, false));
             return;
         }
         write(db, argv);
+    }
+
+    /**
+     * Appends a record for the replicas only, as Redis's forceCommandPropagation with
+     * PROPAGATE_REPL (PUBLISH, so that a replica's subscribers get the message). A SELECT before
+     * it goes to both, so the AOF's database stays the one the records say.
+     */
+    public void appendForReplicas(int db, byte[]... argv) {
+        if (!replicating) {
+            return;
+        }
+        if (transaction != null) {
+            transaction.add(new Held(db, argv, true));
+            return;
+        }
+        writeForReplicas(db, argv);
+    }
+
+    private void writeForReplicas(int db, byte[][] argv) {
+        select(db);
+        if (replicasOnlyEnds == replicasOnly.length) {
+            replicasOnly = Arrays.copyOf(replicasOnly, replicasOnly.length * 2);
+        }
+        replicasOnly[replicasOnlyEnds++] = records.writerIndex();
+        RespWriter.writeCommand(records, argv);
+        replicasOnly[replicasOnlyEnds++] = records.writerIndex();
+    }
+
+    /**
+     * The records from index {@code from} to the end, as the AOF takes them: without those for
+     * the replicas alone.
+     */
+    public List<ByteBuffer> forAof(int from) {
+        List<ByteBuffer> spans = new ArrayList<>(1 + replicasOnlyEnds / 2);
+        int at = from;
+        for (int i = 0; i < replicasOnlyEnds; i += 2) {
+            int start = replicasOnly[i];
+            int end = replicasOnly[i + 1];
+            if (end <= at) {
+                continue;
+            }
+            if (start > at) {
+                spans.add(records.nioBuffer(at, start - at));
+            }
+            at = end;
+        }
+        if (records.writerIndex() > at) {
+            spans.add(records.nioBuffer(at, records.writerIndex() - at));
+        }
+        return spans;
     }
 
     /**
@@ -122,7 +180,11 @@ public final class CommandLog {
                 write(held.get(0).db(), MULTI);
             }
             for (Held record : held) {
-                write(record.db(), record.argv());
+                if (record.replicasOnly()) {
+                    writeForReplicas(record.db(), record.argv());
+                } else {
+                    write(record.db(), record.argv());
+                }
             }
             if (wrap) {
                 write(held.get(held.size() - 1).db(), EXEC);
@@ -153,11 +215,15 @@ public final class CommandLog {
     }
 
     private void write(int db, byte[]... argv) {
+        select(db);
+        RespWriter.writeCommand(records, argv);
+    }
+
+    private void select(int db) {
         if (db != selectedDb) {
             RespWriter.writeCommand(records, SELECT, Args.bytes(Integer.toString(db)));
             selectedDb = db;
         }
-        RespWriter.writeCommand(records, argv);
     }
 
     /** The database the records leave selected, -1 before the first or after {@link #selectAgain} (Redis's slaveseldb). */
@@ -192,6 +258,7 @@ public final class CommandLog {
     public void recordsTaken() {
         records.clear();
         replicatedUpTo = 0;
+        replicasOnlyEnds = 0;
     }
 
     /** The records replication has not taken yet, which it now takes (a view, valid until the next record). */

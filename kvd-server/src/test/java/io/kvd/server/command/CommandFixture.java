@@ -133,7 +133,7 @@ public final class CommandFixture {
         try {
             return records.toString(StandardCharsets.UTF_8);
         } finally {
-            records.clear();
+            server.commandLog().recordsTaken();
         }
     }
 

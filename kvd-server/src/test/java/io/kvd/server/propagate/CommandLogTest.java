@@ -4,6 +4,7 @@ import io.kvd.server.command.CommandFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static io.kvd.server.command.CommandFixture.START_MS;
@@ -35,6 +36,45 @@ class CommandLogTest {
 
     private static String at(long msFromStart) {
         return Long.toString(START_MS + msFromStart);
+    }
+
+    /** What the AOF would write of the records logged so far: those for the replicas alone left out. */
+    private String forAof() {
+        StringBuilder out = new StringBuilder();
+        CommandLog log = kvd.server.commandLog();
+        for (ByteBuffer span : log.forAof(log.records().readerIndex())) {
+            out.append(StandardCharsets.UTF_8.decode(span));
+        }
+        return out.toString();
+    }
+
+    @Test
+    void publishGoesToTheReplicasAloneAndASelectBeforeItToBoth() {
+        kvd.server.commandLog().setReplicating(true);
+        kvd.call("SELECT", "1");
+        kvd.call("PUBLISH", "ch", "hello");
+        kvd.call("SET", "k", "v");
+        assertThat(forAof()).isEqualTo(record("SELECT", "1") + record("SET", "k", "v"));
+        assertThat(kvd.logged()).isEqualTo(record("SELECT", "1") + record("PUBLISH", "ch", "hello")
+                + record("SET", "k", "v"));
+    }
+
+    @Test
+    void publishIsRecordedOnlyForReplicas() {
+        kvd.call("PUBLISH", "ch", "hello");
+        assertThat(kvd.logged()).isEmpty();
+    }
+
+    @Test
+    void publishInsideExecJoinsTheBlockTheReplicasGet() {
+        kvd.server.commandLog().setReplicating(true);
+        kvd.call("MULTI");
+        kvd.call("SET", "a", "1");
+        kvd.call("PUBLISH", "ch", "m");
+        kvd.call("EXEC");
+        assertThat(forAof()).isEqualTo(record("MULTI") + record("SET", "a", "1") + record("EXEC"));
+        assertThat(kvd.logged()).isEqualTo(record("MULTI") + record("SET", "a", "1") + record("PUBLISH", "ch", "m")
+                + record("EXEC"));
     }
 
     @Test
