@@ -83,13 +83,16 @@ class SentinelFailoverTest {
             pool.shutdown();
             System.out.printf("Sentinel failover: %d writes acknowledged by WAIT 1, all on the new primary%n", writes);
             int other = promoted == first.port() ? second.port() : first.port();
-            try (RespConnection c = RespConnection.open(other)) {
-                Poll.until(DISCOVERY_TIMEOUT, "the other replica to follow the new primary", () -> {
-                    String info = call(c, "INFO", "replication");
+            // A fresh connection per look: Sentinel's reconfiguration ends with CLIENT KILL TYPE normal.
+            Poll.until(DISCOVERY_TIMEOUT, "the other replica to follow the new primary", () -> {
+                try (RespConnection c = RespConnection.open(other)) {
+                    String info = c.call("INFO", "replication");
                     return info.contains("master_port:" + promoted + "\r\n") && info.contains("master_link_status:up\r\n")
                             ? true : null;
-                });
-            }
+                } catch (IOException e) {
+                    return null;
+                }
+            });
             Set<String> sentinelAddresses = Set.of("127.0.0.1:" + s1.port(), "127.0.0.1:" + s2.port(), "127.0.0.1:" + s3.port());
             try (JedisSentinelPool jedisPool = new JedisSentinelPool(SentinelProcess.MASTER_NAME, sentinelAddresses);
                  Jedis jedis = jedisPool.getResource()) {
