@@ -7,8 +7,6 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -127,19 +125,6 @@ public final class Tracking {
         final Set<Client> clients = new LinkedHashSet<>();
     }
 
-    /** A tracked key: its name and the ids of the clients that read it. */
-    private record Key(byte[] name) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(name, k.name);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(name);
-        }
-    }
-
     private static final Object SERVER = new Object();
     private static final byte[] INVALIDATE = "invalidate".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MESSAGE = "message".getBytes(StandardCharsets.US_ASCII);
@@ -152,8 +137,7 @@ public final class Tracking {
 
     private final LongFunction<Client> clients;
     private final Runnable activated;
-    /** Key to the ids of the clients that may cache it, oldest first (what the table's limit evicts first). */
-    private final LinkedHashMap<Key, ClientIds> table = new LinkedHashMap<>();
+    private final TrackingTable table = new TrackingTable();
     private long totalItems;
     private final TreeMap<byte[], Prefix> prefixes = new TreeMap<>(Arrays::compareUnsigned);
     private final Set<Client> trackingClients = new LinkedHashSet<>();
@@ -179,6 +163,9 @@ public final class Tracking {
     private int overLimitCalls;
     private Executor loop = Runnable::run;
     private boolean broadcastScheduled;
+    /** The invalidation being sent, and BCAST's message for a NOLOOP client beside its prefix's. */
+    private final Message message = new Message();
+    private final Message noloopMessage = new Message();
 
     /**
      * @param clients finds a connected client by id, null if none
@@ -350,7 +337,7 @@ public final class Tracking {
         Client client = current;
         for (byte[] key : pending) {
             if (client != null && client.trackingMode() != null) {
-                send(client, new Message(key == null ? nullValue(client) : keyValue(key)));
+                send(client, key == null ? nullMessage(client) : keyMessage(key));
             }
         }
         pending.clear();
@@ -369,7 +356,7 @@ public final class Tracking {
         }
         long id = client.id();
         for (int position : positions) {
-            if (table.computeIfAbsent(new Key(argv[position]), k -> new ClientIds()).add(id)) {
+            if (table.add(argv[position], id)) {
                 totalItems++;
             }
         }
@@ -402,14 +389,15 @@ public final class Tracking {
         if (bcast && !prefixes.isEmpty()) {
             rememberToBroadcast(key, writer);
         }
-        ClientIds ids = table.remove(new Key(key));
-        if (ids == null) {
+        int slot = table.find(key);
+        if (slot < 0) {
             return;
         }
-        totalItems -= ids.size();
-        Message message = null;
-        for (int i = 0; i < ids.size(); i++) {
-            Client target = clients.apply(ids.get(i));
+        int count = table.idCount(slot);
+        totalItems -= count;
+        boolean encoded = false;
+        for (int i = 0; i < count; i++) {
+            Client target = clients.apply(table.id(slot, i));
             Mode mode = target == null ? null : target.trackingMode();
             if (mode == null || mode.bcast || mode.noloop && target == current) {
                 continue;
@@ -417,12 +405,14 @@ public final class Tracking {
             if (target == current && executing > 0) {
                 pending.add(key);
             } else {
-                if (message == null) {
-                    message = new Message(keyValue(key));
+                if (!encoded) {
+                    keyMessage(key);
+                    encoded = true;
                 }
                 send(target, message);
             }
         }
+        table.remove(slot);
     }
 
     private void rememberToBroadcast(byte[] key, Object writer) {
@@ -449,89 +439,102 @@ public final class Tracking {
             if (prefix.keys.isEmpty()) {
                 continue;
             }
-            byte[] all = keysValue(prefix.keys, null);
-            Message allMessage = new Message(all);
+            keysMessage(prefix.keys, null, message);
             for (Client client : prefix.clients) {
-                byte[] value = client.trackingMode().noloop ? keysValue(prefix.keys, client) : all;
-                if (value != null) {
-                    send(client, value == all ? allMessage : new Message(value));
+                if (!client.trackingMode().noloop) {
+                    send(client, message);
+                } else if (keysMessage(prefix.keys, client, noloopMessage)) {
+                    send(client, noloopMessage);
                 }
             }
             prefix.keys = new TreeMap<>(Arrays::compareUnsigned);
         }
     }
 
-    /** The array of the keys not last changed by {@code excluded}; null if that leaves none. */
-    private static byte[] keysValue(Map<byte[], Object> keys, Client excluded) {
-        List<byte[]> sent = new ArrayList<>(keys.size());
+    /** Encodes into {@code message} the array of the keys not last changed by {@code excluded}; false if that leaves none. */
+    private static boolean keysMessage(Map<byte[], Object> keys, Client excluded, Message message) {
+        int count = 0;
+        for (Object writer : keys.values()) {
+            if (writer != excluded) {
+                count++;
+            }
+        }
+        if (count == 0) {
+            return false;
+        }
+        ByteBuf out = message.start();
+        RespWriter.writeArrayHeader(out, count);
         keys.forEach((key, writer) -> {
-            if (excluded == null || writer != excluded) {
-                sent.add(key);
+            if (writer != excluded) {
+                RespWriter.writeBulk(out, key);
             }
         });
-        if (excluded != null && sent.isEmpty()) {
-            return null;
-        }
-        ByteBuf out = Unpooled.buffer();
-        RespWriter.writeArrayHeader(out, sent.size());
-        for (byte[] key : sent) {
-            RespWriter.writeBulk(out, key);
-        }
-        return bytes(out);
+        return true;
     }
 
-    private static byte[] keyValue(byte[] key) {
-        ByteBuf out = Unpooled.buffer(key.length + 24);
+    private Message keyMessage(byte[] key) {
+        ByteBuf out = message.start();
         RespWriter.writeArrayHeader(out, 1);
         RespWriter.writeBulk(out, key);
-        return bytes(out);
+        return message;
     }
 
     /** A flush's "every key": the null of the tracking client's protocol, even when it redirects elsewhere. */
-    private static byte[] nullValue(Client client) {
-        return client.protocol() > 2 ? NULL_RESP3 : NULL_RESP2;
-    }
-
-    private static byte[] bytes(ByteBuf out) {
-        byte[] bytes = new byte[out.readableBytes()];
-        out.readBytes(bytes);
-        return bytes;
+    private Message nullMessage(Client client) {
+        message.start().writeBytes(client.protocol() > 2 ? NULL_RESP3 : NULL_RESP2);
+        return message;
     }
 
     /**
      * An invalidation's value (an encoded array of keys, or a null) and the frames that carry it,
-     * each encoded once however many clients it goes to.
+     * each encoded once however many clients it goes to. A client copies a frame into its output,
+     * so the buffers serve one invalidation after another and sending one allocates nothing.
      */
     private static final class Message {
-        private final byte[] value;
-        private ByteBuf push;
-        private ByteBuf pubsub;
+        /** Larger buffers, left by a large key, are let go of once their message was sent. */
+        private static final int KEPT_CAPACITY = 64 * 1024;
+        private final ByteBuf value = Unpooled.buffer(64);
+        private final ByteBuf push = Unpooled.buffer(64);
+        private final ByteBuf pubsub = Unpooled.buffer(96);
+        private boolean pushEncoded;
+        private boolean pubsubEncoded;
 
-        Message(byte[] value) {
-            this.value = value;
+        /** Empties the message; its value is to be written into the buffer returned. */
+        ByteBuf start() {
+            pushEncoded = false;
+            pubsubEncoded = false;
+            return emptied(value);
         }
 
         /** The push, as the RESP2 array {@link Client#deliverPush} takes: {@code invalidate value}. */
         ByteBuf push() {
-            if (push == null) {
-                push = Unpooled.buffer(value.length + 24);
-                RespWriter.writeArrayHeader(push, 2);
+            if (!pushEncoded) {
+                RespWriter.writeArrayHeader(emptied(push), 2);
                 RespWriter.writeBulk(push, INVALIDATE);
-                push.writeBytes(value);
+                push.writeBytes(value, value.readerIndex(), value.readableBytes());
+                pushEncoded = true;
             }
             return push;
         }
 
         /** The pub/sub message on {@code __redis__:invalidate}, for a RESP2 client redirected to. */
         ByteBuf pubsub() {
-            if (pubsub == null) {
-                pubsub = Unpooled.buffer(value.length + 48);
-                RespWriter.writeArrayHeader(pubsub, 3);
+            if (!pubsubEncoded) {
+                RespWriter.writeArrayHeader(emptied(pubsub), 3);
                 RespWriter.writeBulk(pubsub, MESSAGE);
                 RespWriter.writeBulk(pubsub, CHANNEL);
-                pubsub.writeBytes(value);
+                pubsub.writeBytes(value, value.readerIndex(), value.readableBytes());
+                pubsubEncoded = true;
             }
             return pubsub;
+        }
+
+        private static ByteBuf emptied(ByteBuf buffer) {
+            buffer.clear();
+            if (buffer.capacity() > KEPT_CAPACITY) {
+                buffer.capacity(KEPT_CAPACITY);
+            }
+            return buffer;
         }
     }
 
@@ -574,7 +577,7 @@ public final class Tracking {
             if (client == current) {
                 pending.add(null);
             } else {
-                send(client, new Message(nullValue(client)));
+                send(client, nullMessage(client));
             }
         }
         table.clear();
@@ -583,9 +586,9 @@ public final class Tracking {
 
     /**
      * Redis's trackingLimitUsedSlots, before each command and from the cron: while the table holds
-     * more keys than tracking-table-max-keys, its keys are invalidated as if changed, oldest
-     * first (Redis picks them at random), at most 100 per call times the calls in a row that
-     * ended over the limit.
+     * more keys than tracking-table-max-keys, its keys are invalidated as if changed, in the
+     * table's sweep order (Redis picks them at random), at most 100 per call times the calls in a
+     * row that ended over the limit.
      */
     public void limitUsedSlots() {
         if (maxKeys == 0 || table.size() <= maxKeys) {
@@ -593,15 +596,12 @@ public final class Tracking {
             return;
         }
         int effort = EFFORT * (overLimitCalls + 1);
-        Iterator<Key> oldest = table.keySet().iterator();
-        while (effort-- > 0 && oldest.hasNext()) {
-            byte[] key = oldest.next().name;
-            invalidate(key, SERVER, false);
+        while (effort-- > 0) {
+            invalidate(table.key(table.nextToEvict()), SERVER, false);
             if (table.size() <= maxKeys) {
                 overLimitCalls = 0;
                 return;
             }
-            oldest = table.keySet().iterator();
         }
         overLimitCalls++;
     }

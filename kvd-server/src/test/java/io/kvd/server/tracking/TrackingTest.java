@@ -137,7 +137,7 @@ class TrackingTest {
     }
 
     @Test
-    void theTableLimitInvalidatesTheOldestKeys() {
+    void theTableLimitInvalidatesKeysUntilTheTableIsUnderIt() {
         resp3Tracking();
         kvd.call("MGET", "a", "b", "k");
         kvd.call("CONFIG", "SET", "tracking-table-max-keys", "1");
