@@ -5,31 +5,18 @@ resident memory (Redis: its child's copy-on-write as INFO's rdb_last_cow_size; k
 resident set above where it started), then the time from exec to "Ready to accept connections"
 with that dump.rdb to load.
 usage: bgsave.py KVD_JAR KEYS ROUNDS"""
-import os, socket, subprocess, sys, tempfile, threading, time
+import os, sys, tempfile, threading, time
 
 import redis
 
+from servers import free_port, start as start_server
+
 JAR, KEYS, ROUNDS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-JVM_OPTIONS = os.path.join(os.path.dirname(__file__), "../../../../../config/jvm.options")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(kind, port, workdir):
-    common = ["--port", str(port), "--dir", workdir, "--appendonly", "no", "--save", "",
-              "--enable-debug-command", "yes", "--dbfilename", "dump.rdb"]
-    cmd = (["java", "@" + JVM_OPTIONS, "-jar", JAR] if kind == "kvd" else ["redis-server"]) + common
-    began = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for line in proc.stdout:
-        if "Ready to accept connections" in line:
-            break
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-    return proc, time.monotonic() - began
+    return start_server(kind, JAR, ["--port", str(port), "--dir", workdir, "--appendonly", "no", "--save", "",
+                                    "--enable-debug-command", "yes", "--dbfilename", "dump.rdb"])
 
 
 def rss_kb(pid):

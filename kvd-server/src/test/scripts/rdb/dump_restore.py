@@ -1,31 +1,15 @@
 #!/usr/bin/python3
-"""DUMP and RESTORE of one set of N members (integers as strings, so both servers hold it as a
-hash table, not an intset), on kvd and redis-server, alternated: each command's time and the
+"""DUMP and RESTORE of one set of N members (`member:<n>`, so both servers hold it as a hash
+table, not an intset), on kvd and redis-server, alternated: each command's time and the
 longest PING another client waited while it ran.
 usage: dump_restore.py KVD_JAR MEMBERS ROUNDS"""
-import os, socket, subprocess, sys, tempfile, threading, time
+import sys, tempfile, threading, time
 
 import redis
 
+from servers import free_port, start
+
 JAR, MEMBERS, ROUNDS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-JVM_OPTIONS = os.path.join(os.path.dirname(__file__), "../../../../../config/jvm.options")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(kind, port, workdir):
-    common = ["--port", str(port), "--dir", workdir, "--appendonly", "no", "--save", ""]
-    cmd = (["java", "@" + JVM_OPTIONS, "-jar", JAR] if kind == "kvd" else ["redis-server"]) + common
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for line in proc.stdout:
-        if "Ready to accept connections" in line:
-            break
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-    return proc
 
 
 def timed(port, action):
@@ -54,7 +38,8 @@ def timed(port, action):
 
 def one(kind):
     port = free_port()
-    proc = start(kind, port, tempfile.mkdtemp(prefix=f"dump-{kind}-"))
+    proc, _ = start(kind, JAR, ["--port", str(port), "--dir", tempfile.mkdtemp(prefix=f"dump-{kind}-"),
+                                "--appendonly", "no", "--save", ""])
     r = redis.Redis(port=port)
     pipe = r.pipeline(transaction=False)
     for base in range(0, MEMBERS, 1000):
